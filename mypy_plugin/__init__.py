@@ -1,0 +1,1 @@
+"""Plugin for mypy that reports where dynamic and static numbers merge."""
