@@ -1,1 +1,17 @@
-"""Plugin for mypy that reports where dynamic and static numbers merge."""
+"""Plugin for mypy that reports where dynamic and static numbers merge.
+
+Enable it with ``plugins = mypy_plugin`` in the mypy configuration.
+"""
+
+from __future__ import annotations
+
+from mypy.plugin import Plugin
+
+__version__ = "0.1.0"
+
+
+def plugin(version: str) -> type[Plugin]:
+    """mypy's entry point: the plugin class for mypy ``version``."""
+    from .main import ProxyTypesPlugin
+
+    return ProxyTypesPlugin

@@ -1,0 +1,1 @@
+"""Benchmarks (run as scripts; speed is reported as ratios, never asserted in tests)."""

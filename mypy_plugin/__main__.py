@@ -1,0 +1,10 @@
+"""``python -m mypy_plugin``: the same as the ``proxy-types`` command."""
+
+from __future__ import annotations
+
+import sys
+
+from mypy_plugin.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""proxy-base: dynamic number classes made static by inheritance or registration."""
+
+from __future__ import annotations
+
+from mypy.nodes import TypeInfo
+from mypy.plugin import ClassDefContext, MethodContext
+from mypy.types import CallableType, Overloaded, TypeType, get_proper_type
+
+from . import errors
+from .checker_context import current_module
+from .config import ProxyTypesConfig
+from .constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
+from .dynamic import DynamicClasses
+
+
+def check_class_bases(
+    ctx: ClassDefContext, config: ProxyTypesConfig, dynamic: DynamicClasses
+) -> None:
+    """Report ``class C(SomeProxy, float)``: one base dynamic, another static."""
+    if config.is_exempt(ctx.api.cur_mod_id):
+        return
+    bases = [base.type for base in ctx.cls.info.bases]
+    for dynamic_base in bases:
+        dynamic_name = _first_in_mro(dynamic_base, dynamic.fullnames)
+        if dynamic_name is None:
+            continue
+        for static_base in bases:
+            static_name = _first_in_mro(static_base, STATIC_NUMBER_CLASSES)
+            if static_base is not dynamic_base and static_name is not None:
+                errors.static_and_dynamic_bases(
+                    ctx.api, ctx.cls, ctx.cls.name, dynamic_name, static_name
+                )
+                return
+
+
+def check_abc_register(
+    ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses
+) -> None:
+    """Report ``numbers.Integral.register(SomeProxy)``."""
+    if config.is_exempt(current_module(ctx.api)) or not ctx.arg_types or not ctx.arg_types[0]:
+        return
+    receiver = get_proper_type(ctx.type)
+    abc: TypeInfo | None = None
+    if isinstance(receiver, (CallableType, Overloaded)) and receiver.is_type_obj():
+        abc = receiver.type_object()
+    elif isinstance(receiver, TypeType):
+        item = get_proper_type(receiver.item)
+        abc = getattr(item, "type", None)
+    if abc is None or abc.fullname not in STATIC_NUMBER_ABCS:
+        return
+    found = dynamic.class_of_type_object(ctx.arg_types[0][0])
+    if found is not None:
+        errors.registered_as_static(ctx.api, ctx.context, abc.fullname, found)
+
+
+def _first_in_mro(info: TypeInfo, names: frozenset[str]) -> str | None:
+    for base in info.mro:
+        if base.fullname in names:
+            return base.name
+    return None

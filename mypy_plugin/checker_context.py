@@ -1,0 +1,18 @@
+"""Small helpers shared by the checker-phase hooks."""
+
+from __future__ import annotations
+
+from mypy.nodes import MypyFile
+from mypy.plugin import CheckerPluginInterface
+
+
+def current_file(api: CheckerPluginInterface) -> MypyFile | None:
+    """The module being checked (mypy's TypeChecker keeps it as ``tree``)."""
+    tree = getattr(api, "tree", None)
+    return tree if isinstance(tree, MypyFile) else None
+
+
+def current_module(api: CheckerPluginInterface) -> str:
+    """Fully qualified name of the module being checked, "" if unknown."""
+    tree = current_file(api)
+    return tree.fullname if tree is not None else ""

@@ -1,0 +1,41 @@
+"""proxy-concretize for conversions: ``float(p)``, ``math.sqrt(p)``, ``xs[p]``."""
+
+from __future__ import annotations
+
+from mypy.nodes import Context
+from mypy.plugin import FunctionSigContext, MethodSigContext
+from mypy.types import AnyType, CallableType, Type, TypeOfAny
+
+from . import errors
+from .checker_context import current_module
+from .config import ProxyTypesConfig
+from .dynamic import DynamicClasses, dynamic_in_expression
+
+
+def check_conversion(
+    ctx: FunctionSigContext | MethodSigContext,
+    operation: str,
+    config: ProxyTypesConfig,
+    dynamic: DynamicClasses,
+) -> CallableType:
+    """Report dynamic arguments of a concretizing call.
+
+    The reported parameters are widened to ``Any`` so mypy does not add a second,
+    vaguer error (such as "no overload matches") at the same place.
+    """
+    signature = ctx.default_signature
+    if config.is_exempt(current_module(ctx.api)):
+        return signature
+    arg_types: list[Type] = list(signature.arg_types)
+    changed = False
+    for formal, actuals in enumerate(ctx.args):
+        for actual in actuals:
+            found = dynamic_in_expression(ctx.api, actual, dynamic)
+            if found is None:
+                continue
+            context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
+            errors.implicit_conversion(ctx.api, context, operation, found)
+            if formal < len(arg_types):
+                arg_types[formal] = AnyType(TypeOfAny.special_form)
+                changed = True
+    return signature.copy_modified(arg_types=arg_types) if changed else signature

@@ -1,0 +1,151 @@
+"""Reads the plugin's settings from the config file mypy used."""
+
+from __future__ import annotations
+
+import configparser
+import fnmatch
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
+
+_DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_MODULE_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$")
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+class ProxyTypesConfig:
+    """The ``[mypy.plugins.proxy_types]`` / ``[tool.proxy_types]`` settings.
+
+    Any problem ends the run with one ``file: error: ...`` line and exit code 2,
+    which is how mypy itself reports a bad configuration.
+    """
+
+    KEYS = ("dynamic_number_classes", "strict_isinstance", "exempt_modules")
+
+    def __init__(self, config_file: str | None) -> None:
+        self.config_file = config_file or ""
+        self.dynamic_number_classes: tuple[str, ...] = ()
+        self.strict_isinstance = False
+        self.exempt_modules: tuple[str, ...] = DEFAULT_EXEMPT_MODULES
+        if not config_file:
+            return
+        if config_file.endswith(".toml"):
+            self._read_toml(config_file)
+        else:
+            self._read_ini(config_file)
+
+    # -- reading ------------------------------------------------------------
+
+    def _read_ini(self, path: str) -> None:
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read(path, encoding="utf-8")
+        except (configparser.Error, OSError, UnicodeDecodeError) as exc:
+            self._fail(f"cannot read the config file: {exc}".splitlines()[0])
+        if not parser.has_section(PLUGIN_SECTION_INI):
+            return
+        section = parser[PLUGIN_SECTION_INI]
+        for key, raw in section.items():
+            self._set(key, raw, from_ini=True)
+
+    def _read_toml(self, path: str) -> None:
+        loads = _toml_loader(path)
+        try:
+            with open(path, "rb") as stream:
+                data = loads(stream.read().decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self._fail(f"cannot read the config file: {exc}".splitlines()[0])
+        section: Any = data
+        for part in PLUGIN_SECTION_TOML:
+            section = section.get(part, {}) if isinstance(section, dict) else {}
+        if not isinstance(section, dict):
+            self._fail("[tool.proxy_types] must be a table")
+        for key, value in section.items():
+            self._set(str(key), value, from_ini=False)
+
+    def _set(self, key: str, value: object, *, from_ini: bool) -> None:
+        if key not in self.KEYS:
+            self._fail(f'unknown setting "{key}" (known: {", ".join(self.KEYS)})')
+        if key == "strict_isinstance":
+            self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
+            return
+        names = self._name_list(key, value, from_ini=from_ini)
+        if key == "dynamic_number_classes":
+            for name in names:
+                if not _DOTTED_NAME.match(name):
+                    self._fail(f'{key}: "{name}" is not a fully qualified class name like pkg.Class')
+            self.dynamic_number_classes = tuple(names)
+        else:
+            for name in names:
+                if not _MODULE_PATTERN.match(name):
+                    self._fail(f'{key}: "{name}" is not a module name or pkg.* pattern')
+            self.exempt_modules = tuple(names)
+
+    def _boolean(self, key: str, value: object, *, from_ini: bool) -> bool:
+        if isinstance(value, bool):
+            return value
+        if from_ini and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        self._fail(f'{key}: expected true or false, got "{value}"')
+
+    def _name_list(self, key: str, value: object, *, from_ini: bool) -> list[str]:
+        if from_ini and isinstance(value, str):
+            return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return [item.strip() for item in value]
+        self._fail(f"{key}: expected a list of strings, got {value!r}")
+
+    def _fail(self, message: str) -> NoReturn:
+        print(f"{self.config_file}: error: [proxy_types] {message}", file=sys.stderr)
+        sys.exit(2)
+
+    # -- using --------------------------------------------------------------
+
+    def is_exempt(self, module: str) -> bool:
+        """True if ``module`` may handle raw numbers without reports."""
+        return any(_module_matches(module, pattern) for pattern in self.exempt_modules)
+
+    def to_data(self) -> dict[str, Any]:
+        """JSON data for mypy's cache (``report_config_data``)."""
+        return {
+            "dynamic_number_classes": sorted(self.dynamic_number_classes),
+            "strict_isinstance": self.strict_isinstance,
+            "exempt_modules": sorted(self.exempt_modules),
+        }
+
+    def fingerprint(self) -> str:
+        """Short hash of the settings, folded into the plugin's ``__version__``."""
+        encoded = json.dumps(self.to_data(), sort_keys=True).encode()
+        return hashlib.sha256(encoded).hexdigest()[:12]
+
+
+def _module_matches(module: str, pattern: str) -> bool:
+    if pattern.endswith(".*"):
+        package = pattern[:-2]
+        return module == package or module.startswith(package + ".")
+    return fnmatch.fnmatchcase(module, pattern)
+
+
+def _toml_loader(path: str) -> Callable[[str], dict[str, Any]]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        return tomllib.loads
+    else:
+        try:
+            import tomli  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            print(
+                f"{path}: error: [proxy_types] reading pyproject.toml on Python 3.10 needs "
+                "tomli (pip install tomli)",
+                file=sys.stderr,
+            )
+            sys.exit(2)
+        loads: Callable[[str], dict[str, Any]] = tomli.loads
+        return loads

@@ -1,0 +1,100 @@
+"""Answers "may this static type hold a dynamic number?" for mypy types."""
+
+from __future__ import annotations
+
+from mypy.nodes import ComparisonExpr, Expression, SliceExpr
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    Type,
+    TypeType,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+
+
+class DynamicClasses:
+    """The set of dynamic number classes (defaults plus configured ones)."""
+
+    def __init__(self, fullnames: frozenset[str]) -> None:
+        self.fullnames = fullnames
+
+    def class_name(self, typ: Type, *, include_top: bool = False) -> str | None:
+        """Name of a dynamic number class ``typ`` may hold, or None.
+
+        ``include_top`` also counts ``Any`` and ``object`` (strict isinstance mode).
+        """
+        return self._search(typ, include_top, depth=0)
+
+    def _search(self, typ: Type, include_top: bool, depth: int) -> str | None:
+        if depth > 20:  # guards against pathological recursive types
+            return None
+        proper = get_proper_type(typ)
+        if isinstance(proper, Instance):
+            if any(base.fullname in self.fullnames for base in proper.type.mro):
+                return proper.type.name
+            if include_top and proper.type.fullname == "builtins.object":
+                return "object"
+            return None
+        if isinstance(proper, UnionType):
+            for item in proper.items:
+                found = self._search(item, include_top, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(proper, TypeVarType):
+            for candidate in [proper.upper_bound, *proper.values]:
+                found = self._search(candidate, include_top, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(proper, AnyType):
+            return "Any" if include_top else None
+        return None
+
+    def class_of_type_object(self, typ: Type) -> str | None:
+        """Like :meth:`class_name` for a class object (``type[X]`` or ``X`` used as a value)."""
+        proper = get_proper_type(typ)
+        if isinstance(proper, TypeType):
+            return self.class_name(proper.item)
+        if isinstance(proper, (CallableType, Overloaded)) and proper.is_type_obj():
+            info = proper.type_object()
+            if any(base.fullname in self.fullnames for base in info.mro):
+                return info.name
+        return None
+
+
+def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
+    """Type of ``expr`` without reporting its errors twice (the call checks it again)."""
+    with api.msg.filter_errors():
+        return api.get_expression_type(expr)
+
+
+def dynamic_in_expression(
+    api: CheckerPluginInterface, expr: Expression, dynamic: DynamicClasses
+) -> str | None:
+    """Name of the dynamic number ``expr`` may evaluate to, or None.
+
+    A comparison with a dynamic operand counts whatever its declared type:
+    torch types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
+    """
+    if isinstance(expr, SliceExpr):
+        for part in (expr.begin_index, expr.end_index, expr.stride):
+            found = dynamic_in_expression(api, part, dynamic) if part is not None else None
+            if found is not None:
+                return found
+        return None
+    found = dynamic.class_name(expression_type(api, expr))
+    if found is not None:
+        return found
+    if isinstance(expr, ComparisonExpr):
+        for operand in expr.operands:
+            found = dynamic.class_name(expression_type(api, operand))
+            if found is not None:
+                return found
+    return None
+

@@ -1,0 +1,133 @@
+"""Every error code of the plugin and every message it emits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
+
+CATEGORY = "proxy-types"
+
+PROXY_ISINSTANCE = ErrorCode(
+    "proxy-isinstance",
+    "isinstance/issubclass against static number classes may misclassify a dynamic number",
+    CATEGORY,
+)
+PROXY_CONCRETIZE = ErrorCode(
+    "proxy-concretize",
+    "a dynamic number is implicitly turned into a static value (conversion, index, condition)",
+    CATEGORY,
+)
+PROXY_BASE = ErrorCode(
+    "proxy-base",
+    "a dynamic number class is made a static number by inheritance or ABC registration",
+    CATEGORY,
+)
+PROXY_CONFIG = ErrorCode(
+    "proxy-config",
+    "the [proxy_types] plugin configuration names something that is not a class",
+    CATEGORY,
+)
+
+ALL_CODES: tuple[ErrorCode, ...] = (PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG)
+
+
+def misclassifying_isinstance(
+    api: CheckerPluginInterface, context: Context, function: str, classes: str, dynamic: str
+) -> None:
+    """proxy-isinstance: the check sorts a dynamic number into the wrong branch."""
+    api.fail(
+        f'{function}() against static number classes ({classes}) misclassifies dynamic '
+        f'number "{dynamic}"; use proxy_types.is_static_number() / is_dynamic_number() '
+        "or include proxy_types.NumberClasses",
+        context,
+        code=PROXY_ISINSTANCE,
+    )
+
+
+def implicit_conversion(
+    api: CheckerPluginInterface, context: Context, operation: str, dynamic: str
+) -> None:
+    """proxy-concretize: a conversion call or index turns a dynamic number static."""
+    api.fail(
+        f'{operation} turns dynamic number "{dynamic}" into a static value fixed at trace '
+        "time; use proxy_types.to_static() to make the conversion explicit",
+        context,
+        code=PROXY_CONCRETIZE,
+    )
+
+
+def dynamic_condition(api: CheckerPluginInterface, context: Context, dynamic: str) -> None:
+    """proxy-concretize: a comparison of a dynamic number used as a condition."""
+    message = (
+        f'Condition on a comparison of dynamic number "{dynamic}" specializes on the traced '
+        "value; use proxy_types.check(...) to record it, or to_static() explicitly"
+    )
+    with _past_speculative_checks(api):
+        api.fail(message, context, code=PROXY_CONCRETIZE)
+
+
+@contextmanager
+def _past_speculative_checks(api: CheckerPluginInterface) -> Iterator[None]:
+    """Let an error through mypy's trial checks of an operator.
+
+    mypy first checks ``a < b`` with errors filtered and, if any error appears,
+    re-checks it operand by operand (adding "Left operand is of type" notes, or
+    losing the error for ``3 < n`` with ``n: int | SymInt``).  The comparison is
+    a concretization however mypy resolves it, so the report skips the filters.
+    """
+    mypy_errors = getattr(api.msg, "errors", None)
+    watchers = getattr(mypy_errors, "_watchers", None)
+    if not isinstance(watchers, list):
+        yield
+        return
+    saved = list(watchers)
+    watchers.clear()
+    try:
+        yield
+    finally:
+        watchers[:] = saved
+
+
+def static_and_dynamic_bases(
+    api: SemanticAnalyzerPluginInterface,
+    context: Context,
+    class_name: str,
+    dynamic: str,
+    static: str,
+) -> None:
+    """proxy-base: a class with both a dynamic and a static number base."""
+    api.fail(
+        f'Class "{class_name}" inherits from dynamic number "{dynamic}" and static number '
+        f'"{static}", so it passes isinstance checks for static numbers; drop "{static}" '
+        "and use proxy_types.register_dynamic_type()",
+        context,
+        code=PROXY_BASE,
+    )
+
+
+def registered_as_static(
+    api: CheckerPluginInterface, context: Context, abc_name: str, dynamic: str
+) -> None:
+    """proxy-base: a dynamic number class registered with a ``numbers`` ABC."""
+    api.fail(
+        f'{abc_name}.register() makes dynamic number "{dynamic}" pass as a static number; '
+        "use proxy_types.register_dynamic_type() instead",
+        context,
+        code=PROXY_BASE,
+    )
+
+
+def not_a_class(
+    api: CheckerPluginInterface, context: Context, config_file: str, name: str, kind: str
+) -> None:
+    """proxy-config: a configured dynamic number class is not a class."""
+    api.fail(
+        f'{config_file}: dynamic_number_classes entry "{name}" is a {kind}, not a class; '
+        "list classes only",
+        context,
+        code=PROXY_CONFIG,
+    )

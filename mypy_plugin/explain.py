@@ -1,0 +1,210 @@
+"""Long explanations of the plugin's error codes, for ``proxy-types explain``.
+
+The one-line descriptions live with the codes in ``mypy_plugin.errors``; this
+module adds what the code protects against, a wrong and a right example, and
+how to silence it.  The same text becomes the SARIF rules' help.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Explanation(NamedTuple):
+    """What one error code is about, with code that triggers and fixes it."""
+
+    meaning: str
+    wrong: str
+    right: str
+
+
+EXPLANATIONS: dict[str, Explanation] = {
+    "proxy-isinstance": Explanation(
+        meaning=(
+            "An isinstance() or issubclass() check against int, float, complex, bool or a "
+            "numbers ABC sees a value that may be a dynamic number (a proxy_types proxy, "
+            "torch.SymInt, ...). Dynamic numbers are deliberately not instances of those "
+            "classes, so the check sends them down the 'not a number' branch; if the proxy "
+            "did pass, a tracing compiler would bake its traced value in as a constant."
+        ),
+        wrong=(
+            "from numbers import Integral\n"
+            "import torch\n"
+            "\n"
+            "def layer_norm_shape(size: int | torch.SymInt) -> tuple[int | torch.SymInt, ...]:\n"
+            "    if isinstance(size, Integral):  # False for a SymInt\n"
+            "        return (size,)\n"
+            "    raise TypeError(size)\n"
+        ),
+        right=(
+            "import torch\n"
+            "from proxy_types import is_dynamic_number, is_static_number\n"
+            "\n"
+            "def layer_norm_shape(size: int | torch.SymInt) -> tuple[int | torch.SymInt, ...]:\n"
+            "    if is_static_number(size) or is_dynamic_number(size):\n"
+            "        return (size,)\n"
+            "    raise TypeError(size)\n"
+        ),
+    ),
+    "proxy-concretize": Explanation(
+        meaning=(
+            "A dynamic number is turned into a plain Python value implicitly: float(p), "
+            "int(p), round(p), math.sqrt(p), indexing with p, or branching on a comparison "
+            "such as `if n >= 0:`. Under tracing this specializes the program on the value "
+            "seen at trace time, and the result is silently wrong for other inputs."
+        ),
+        wrong=(
+            "import math\n"
+            "from proxy_types import FloatProxy\n"
+            "\n"
+            "def scale(p: FloatProxy) -> float:\n"
+            "    return math.sqrt(p) * float(p)\n"
+        ),
+        right=(
+            "import math\n"
+            "from proxy_types import FloatProxy, to_static\n"
+            "\n"
+            "def scale(p: FloatProxy) -> float:\n"
+            "    value = to_static(p)  # recorded: the trace knows it depends on p\n"
+            "    return math.sqrt(value) * value\n"
+        ),
+    ),
+    "proxy-base": Explanation(
+        meaning=(
+            "A class derives from both a dynamic number class and a static one (int, float, "
+            "numbers.Number, ...), or a dynamic number class is registered with a numbers "
+            "ABC. Its instances then pass isinstance(x, float) checks, so code written for "
+            "plain numbers treats them as constants."
+        ),
+        wrong=(
+            "from proxy_types import NumberProxy\n"
+            "\n"
+            "class MyFloatProxy(NumberProxy, float):\n"
+            "    pass\n"
+        ),
+        right=(
+            "from proxy_types import NumberProxy, register_dynamic_type\n"
+            "\n"
+            "class MyFloatProxy(NumberProxy):\n"
+            "    python_type = float\n"
+            "\n"
+            "# or, for a class you do not control:\n"
+            "# register_dynamic_type(TheirFloatProxy, float)\n"
+        ),
+    ),
+    "proxy-config": Explanation(
+        meaning=(
+            "The plugin's own configuration section ([mypy.plugins.proxy_types] in "
+            "mypy.ini, [tool.proxy_types] in pyproject.toml) names something that is not "
+            "a class, so the plugin cannot treat it as a dynamic number type."
+        ),
+        wrong=(
+            "[mypy.plugins.proxy_types]\n"
+            "dynamic_number_classes = mylib.tracing.make_proxy\n"
+        ),
+        right=(
+            "[mypy.plugins.proxy_types]\n"
+            "dynamic_number_classes = mylib.tracing.SymbolicFloat\n"
+        ),
+    ),
+    "truthy-bool": Explanation(
+        meaning=(
+            "mypy's own code, enabled by proxy-types' default configuration: a value whose "
+            "type defines neither __bool__ nor __len__ is used as a condition. Dynamic "
+            "numbers have no __bool__ in their type stubs, so `if p:` on a proxy is "
+            "reported here; at run time it would concretize the proxy."
+        ),
+        wrong=(
+            "from proxy_types import IntegerProxy\n"
+            "\n"
+            "def describe(n: IntegerProxy) -> str:\n"
+            "    if n:\n"
+            "        return 'nonzero'\n"
+            "    return 'zero'\n"
+        ),
+        right=(
+            "from proxy_types import IntegerProxy, to_static\n"
+            "\n"
+            "def describe(n: IntegerProxy) -> str:\n"
+            "    if to_static(n) != 0:\n"
+            "        return 'nonzero'\n"
+            "    return 'zero'\n"
+        ),
+    ),
+}
+
+# mypy codes explained here that are not the plugin's own.
+BORROWED_CODES = ("truthy-bool",)
+
+
+def plugin_codes() -> dict[str, str]:
+    """Code -> one-line description, for every error code of the plugin."""
+    from mypy_plugin.errors import ALL_CODES
+
+    return {code.code: code.description for code in ALL_CODES}
+
+
+def valid_codes() -> dict[str, str]:
+    from mypy import errorcodes
+
+    codes = plugin_codes()
+    for code in BORROWED_CODES:
+        codes[code] = errorcodes.error_codes[code].description
+    return codes
+
+
+def suppression(code: str) -> str:
+    return (
+        f"  on one line:       <the reported line>  # type: ignore[{code}]\n"
+        f"  in mypy.ini:       [mypy]  disable_error_code = {code}\n"
+        f'  in pyproject.toml: [tool.mypy]  disable_error_code = ["{code}"]\n'
+        f"  per module:        [mypy-legacy.*]  disable_error_code = {code}\n"
+    )
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+
+
+def explanation_text(code: str) -> str:
+    """The plain-text explanation of ``code``; KeyError if it has none."""
+    explanation = EXPLANATIONS[code]
+    return (
+        f"{code}: {valid_codes()[code]}\n\n"
+        f"{explanation.meaning}\n\n"
+        f"Wrong:\n\n{indent(explanation.wrong)}\n"
+        f"Right:\n\n{indent(explanation.right)}\n"
+        f"Suppress (only where the value is known to be static):\n\n{suppression(code)}"
+    )
+
+
+def explanation_markdown(code: str) -> str:
+    """The Markdown explanation of ``code`` (SARIF ``help.markdown``)."""
+    explanation = EXPLANATIONS[code]
+    language = "ini" if explanation.wrong.startswith("[") else "python"
+    return (
+        f"**{code}**: {valid_codes()[code]}\n\n"
+        f"{explanation.meaning}\n\n"
+        f"Wrong:\n\n```{language}\n{explanation.wrong}```\n\n"
+        f"Right:\n\n```{language}\n{explanation.right}```\n\n"
+        f"Suppress with `# type: ignore[{code}]` on the line, or "
+        f"`disable_error_code = {code}` in the mypy configuration.\n"
+    )
+
+
+def explain_code(code: str) -> str:
+    """The text ``proxy-types explain CODE`` prints."""
+    from mypy_plugin.cli import CommandLineError
+
+    codes = valid_codes()
+    if code not in codes or code not in EXPLANATIONS:
+        raise CommandLineError(f"unknown error code {code!r}; valid codes: {', '.join(codes)}")
+    return explanation_text(code)
+
+
+def list_codes() -> str:
+    """One line per explained code, for ``proxy-types explain`` without a code."""
+    codes = valid_codes()
+    width = max(len(code) for code in codes)
+    lines = [f"{code:<{width}}  {description}" for code, description in codes.items()]
+    return "\n".join(lines) + "\n"

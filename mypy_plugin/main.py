@@ -1,0 +1,218 @@
+"""The mypy ``Plugin``: routes each hook by fully qualified name to one feature module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
+from mypy.options import Options
+from mypy.plugin import (
+    CheckerPluginInterface,
+    ClassDefContext,
+    FunctionContext,
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.types import FunctionLike, Type
+
+from . import bases, concretize, conditions, errors, isinstance_checks
+from .checker_context import current_file
+from .config import ProxyTypesConfig
+from .constants import (
+    ABC_REGISTER_METHODS,
+    DEFAULT_DYNAMIC_CLASSES,
+    INDEXING_METHODS,
+    ISINSTANCE_FUNCTIONS,
+    STATIC_NUMBER_CLASSES,
+    concretizing_operation,
+    is_comparison_method,
+)
+from .dynamic import DynamicClasses
+
+_Ctx = TypeVar("_Ctx")
+_Result = TypeVar("_Result")
+
+
+def _never_crash(
+    body: Callable[[_Ctx], _Result], default: Callable[[_Ctx], _Result]
+) -> Callable[[_Ctx], _Result]:
+    """Run ``body``; on any unexpected error give mypy its own default answer."""
+
+    def hook(ctx: _Ctx) -> _Result:
+        try:
+            return body(ctx)
+        except Exception:
+            return default(ctx)
+
+    return hook
+
+
+def _default_return(ctx: FunctionContext | MethodContext) -> Type:
+    return ctx.default_return_type
+
+
+def _default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    return ctx.default_signature
+
+
+def _nothing(ctx: ClassDefContext) -> None:
+    return None
+
+
+class ProxyTypesPlugin(Plugin):
+    """Reports places where dynamic numbers are treated as static ones."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.config = ProxyTypesConfig(options.config_file)
+        self.dynamic = DynamicClasses(
+            DEFAULT_DYNAMIC_CLASSES | frozenset(self.config.dynamic_number_classes)
+        )
+        self.boolean_contexts = conditions.BooleanContexts()
+        if options.fine_grained_incremental:
+            # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
+            # on report_config_data instead, which keeps the cache of installed
+            # libraries (torch) valid across settings changes.
+            _fold_config_into_version(self.config.fingerprint())
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        """Settings stored in mypy's cache, so changing them rechecks modules.
+
+        Installed libraries (torch...) are left out: their errors are never shown,
+        and rechecking them on each settings change would cost the most time.
+        """
+        if _is_installed_library(ctx.path):
+            return None
+        return self.config.to_data()
+
+    # -- checker hooks ------------------------------------------------------
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        function = ISINSTANCE_FUNCTIONS.get(fullname)
+        if function is None:
+            return None
+
+        def check(ctx: FunctionContext) -> Type:
+            self._validate_configured_classes(ctx.api, ctx.context)
+            isinstance_checks.check_isinstance_call(ctx, function, self.config, self.dynamic)
+            return ctx.default_return_type
+
+        return _never_crash(check, _default_return)
+
+    def get_function_signature_hook(
+        self, fullname: str
+    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        operation = concretizing_operation(fullname)
+        if operation is None:
+            return None
+
+        def check(ctx: FunctionSigContext) -> FunctionLike:
+            return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
+
+        return _never_crash(check, _default_signature)
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        operation = INDEXING_METHODS.get(fullname)
+        if operation is None:
+            return None
+
+        def check(ctx: MethodSigContext) -> FunctionLike:
+            return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
+
+        return _never_crash(check, _default_signature)
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname in ABC_REGISTER_METHODS:
+
+            def check_register(ctx: MethodContext) -> Type:
+                bases.check_abc_register(ctx, self.config, self.dynamic)
+                return ctx.default_return_type
+
+            return _never_crash(check_register, _default_return)
+        if is_comparison_method(fullname):
+
+            def check_comparison(ctx: MethodContext) -> Type:
+                conditions.check_comparison(
+                    ctx, self.config, self.dynamic, self.boolean_contexts
+                )
+                return ctx.default_return_type
+
+            return _never_crash(check_comparison, _default_return)
+        return None
+
+    # -- semantic analyzer hooks --------------------------------------------
+
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        # Every offending class lists a static number class or a known dynamic one
+        # among its bases (hooks are keyed by the base named in the class statement).
+        if fullname not in STATIC_NUMBER_CLASSES and fullname not in self.dynamic.fullnames:
+            return None
+
+        def check(ctx: ClassDefContext) -> None:
+            bases.check_class_bases(ctx, self.config, self.dynamic)
+
+        return _never_crash(check, _nothing)
+
+    # -- configuration ------------------------------------------------------
+
+    def _validate_configured_classes(self, api: CheckerPluginInterface, context: Context) -> None:
+        """Report configured names that resolve to something other than a class.
+
+        Reported at line 1 of each module that runs an isinstance check, because
+        the config file itself is not a module mypy reports into.
+        """
+        tree = current_file(api)
+        if not self.config.dynamic_number_classes or tree is None:
+            return
+        # Only modules this one imports: they are loaded in every worker (mypy -n).
+        visible = _imported_modules(tree) | {tree.fullname}
+        for name in self.config.dynamic_number_classes:
+            module = name.rpartition(".")[0]
+            if self._modules is None or module not in self._modules or module not in visible:
+                continue  # not part of this build (inert) or not imported here
+            symbol = self.lookup_fully_qualified(name)
+            node = symbol.node if symbol is not None else None
+            if node is None or isinstance(node, (TypeInfo, TypeAlias)):
+                continue
+            first_line = Context(line=1, column=0)
+            kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
+            errors.not_a_class(api, first_line, self.config.config_file, name, kind)
+
+
+def _imported_modules(tree: MypyFile) -> set[str]:
+    found: set[str] = set()
+    for statement in tree.imports:
+        if isinstance(statement, Import):
+            found.update(module for module, _ in statement.ids)
+        elif isinstance(statement, (ImportFrom, ImportAll)):
+            found.add(statement.id)
+    return found
+
+
+_KIND_NAMES = {
+    "FuncDef": "function",
+    "OverloadedFuncDef": "function",
+    "Decorator": "function",
+    "Var": "variable",
+    "MypyFile": "module",
+}
+
+
+def _is_installed_library(path: str) -> bool:
+    parts = set(path.replace("\\", "/").split("/"))
+    return bool(parts & {"site-packages", "dist-packages", "typeshed"})
+
+
+def _fold_config_into_version(fingerprint: str) -> None:
+    # mypy snapshots the entry module's __version__ right after constructing the
+    # plugin; dmypy restarts when the snapshot changes.
+    import mypy_plugin
+
+    base = mypy_plugin.__version__.split("+")[0]
+    mypy_plugin.__version__ = f"{base}+config.{fingerprint}"

@@ -1,0 +1,34 @@
+"""proxy_types: dynamic numbers that never pass for static Python numbers."""
+
+from ._convert import check as check
+from ._convert import to_static as to_static
+from ._errors import CheckError as CheckError
+from ._errors import ConcretizationError as ConcretizationError
+from ._errors import ConfigurationError as ConfigurationError
+from ._errors import ProxyTypesError as ProxyTypesError
+from ._guards import DynamicNumber as DynamicNumber
+from ._guards import NumberClasses as NumberClasses
+from ._guards import NumberLike as NumberLike
+from ._guards import external_isinstance as external_isinstance
+from ._guards import is_dynamic_number as is_dynamic_number
+from ._guards import is_static_number as is_static_number
+from ._guards import register_dynamic_type as register_dynamic_type
+from ._proxies import BoolProxy as BoolProxy
+from ._proxies import ComplexProxy as ComplexProxy
+from ._proxies import FloatProxy as FloatProxy
+from ._proxies import IntegerProxy as IntegerProxy
+from ._proxies import NumberProxy as NumberProxy
+from ._proxies import proxy as proxy
+from ._trace import Recorder as Recorder
+from ._trace import Trace as Trace
+from ._trace import current_recorder as current_recorder
+from ._trace import trace as trace
+from ._trace import use_recorder as use_recorder
+
+__all__ = [
+    "BoolProxy", "CheckError", "ComplexProxy", "ConcretizationError", "ConfigurationError",
+    "DynamicNumber", "FloatProxy", "IntegerProxy", "NumberClasses", "NumberLike",
+    "NumberProxy", "ProxyTypesError", "Recorder", "Trace", "check", "current_recorder",
+    "external_isinstance", "is_dynamic_number", "is_static_number", "proxy",
+    "register_dynamic_type", "to_static", "trace", "use_recorder",
+]

@@ -1,0 +1,194 @@
+"""Guards telling static numbers from dynamic ones, without ever raising."""
+
+from __future__ import annotations
+
+import abc
+import sys
+import types
+import typing
+from typing import Any, Union
+
+from typing_extensions import TypeAlias, TypeIs
+
+from ._table import FOREIGN_DYNAMIC_TYPES
+
+_PYTHON_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "complex": complex}
+_STATIC_EXACT: frozenset[type] = frozenset((bool, int, float, complex))
+_STATIC_BASES: tuple[type, ...] = (int, float, complex)
+
+# type.__mro__ read through the descriptor, so a metaclass cannot shadow it.
+_real_mro: Any = type.__dict__["__mro__"].__get__
+
+# Registered dynamic classes, by identity (a metaclass may break hashing).
+_registered: dict[int, tuple[type, type]] = {}
+# Per-class answers: class -> (is static, is dynamic).  Cleared on registration.
+_class_cache: dict[type, tuple[bool, bool]] = {}
+_CACHE_LIMIT = 4096
+
+
+class _DynamicNumberMeta(abc.ABCMeta):
+    # isinstance() looks at the real type only (an object whose __class__
+    # property claims to be a proxy is not one) and, like the guards, never raises.
+    def __instancecheck__(cls, instance: object) -> bool:
+        if cls is DynamicNumber:
+            return is_dynamic_number(instance)
+        return cls.__subclasscheck__(type(instance))
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        try:
+            return super().__subclasscheck__(subclass)
+        except Exception:
+            return False
+
+
+class DynamicNumber(metaclass=_DynamicNumberMeta):
+    """A number known only when the traced program runs.
+
+    ``isinstance(x, DynamicNumber)`` is ``is_dynamic_number(x)``: our proxies
+    subclass it; torch's Sym types and registered classes are virtual subclasses.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def __subclasshook__(cls, subclass: type) -> Any:
+        if cls is not DynamicNumber:
+            return NotImplemented
+        try:
+            if _foreign_python_type(_real_mro(subclass)) is not None:
+                return True
+        except Exception:
+            pass
+        return NotImplemented
+
+
+def _foreign_python_type(mro: tuple[type, ...]) -> type | None:
+    """The python type of a foreign dynamic class in ``mro`` whose module is loaded."""
+    for entry in FOREIGN_DYNAMIC_TYPES:
+        module = sys.modules.get(entry.module)
+        if module is None:
+            continue
+        foreign = getattr(module, entry.name, None)
+        if foreign is not None and any(base is foreign for base in mro):
+            return _PYTHON_TYPES.get(entry.python_type, object)
+    return None
+
+
+def _registered_python_type(mro: tuple[type, ...]) -> type | None:
+    for base in mro:
+        found = _registered.get(id(base))
+        if found is not None and found[0] is base:
+            return found[1]
+    return None
+
+
+def _classify(cls: type) -> tuple[bool, bool]:
+    try:
+        mro = _real_mro(cls)
+        dynamic = (
+            DynamicNumber in mro
+            or _registered_python_type(mro) is not None
+            or _foreign_python_type(mro) is not None
+        )
+        static = not dynamic and any(base in mro for base in _STATIC_BASES)
+        result = (static, dynamic)
+    except Exception:
+        return (False, False)
+    try:
+        if len(_class_cache) >= _CACHE_LIMIT:
+            _class_cache.clear()
+        _class_cache[cls] = result
+    except Exception:  # unhashable metaclass: answer without caching
+        pass
+    return result
+
+
+def is_static_number(x: object) -> TypeIs[int | float | complex]:
+    """True for genuine static numbers: bool, int, float, complex and subclasses.
+
+    False for proxies, torch Sym types and registered dynamic types, even those
+    that inherit from a builtin number class.  Never raises.
+    """
+    cls = type(x)
+    try:
+        if cls in _STATIC_EXACT:
+            return True
+        return _class_cache[cls][0]
+    except Exception:
+        return _classify(cls)[0]
+
+
+def is_dynamic_number(x: object) -> TypeIs[DynamicNumber]:
+    """True for proxies, torch SymInt/SymFloat/SymBool (when torch is already
+    imported) and registered dynamic types.  Never raises."""
+    cls = type(x)
+    try:
+        if cls in _STATIC_EXACT:
+            return False
+        return _class_cache[cls][1]
+    except Exception:
+        return _classify(cls)[1]
+
+
+def python_type_of(x: object) -> type | None:
+    """The Python number type a dynamic number stands for (None if not dynamic)."""
+    if not is_dynamic_number(x):
+        return None
+    try:
+        mro = _real_mro(type(x))
+        found = _registered_python_type(mro) or _foreign_python_type(mro)
+        if found is not None:
+            return found
+        for base in mro:
+            declared = base.__dict__.get("python_type")
+            if declared in _STATIC_EXACT:
+                return typing.cast(type, declared)
+    except Exception:
+        pass
+    return None
+
+
+def register_dynamic_type(
+    cls: type, python_type: type[int] | type[float] | type[complex] | type[bool]
+) -> type:
+    """Declare ``cls`` a dynamic number standing for ``python_type``; returns ``cls``."""
+    if not isinstance(cls, type):
+        raise TypeError(f"register_dynamic_type: expected a class, got {cls!r}")
+    if python_type not in _STATIC_EXACT:
+        raise TypeError(
+            f"register_dynamic_type: python_type must be bool, int, float or complex, "
+            f"got {python_type!r}"
+        )
+    _registered[id(cls)] = (cls, python_type)
+    DynamicNumber.register(cls)
+    _class_cache.clear()
+    return cls
+
+
+NumberLike: TypeAlias = Union[int, float, complex, DynamicNumber]
+NumberClasses: tuple[type, ...] = (int, float, complex, DynamicNumber)
+
+
+def _flatten_classinfo(classinfo: object) -> list[object]:
+    if isinstance(classinfo, tuple):
+        return [c for item in classinfo for c in _flatten_classinfo(item)]
+    if isinstance(classinfo, types.UnionType) or typing.get_origin(classinfo) is Union:
+        return _flatten_classinfo(typing.get_args(classinfo))
+    return [classinfo]
+
+
+def external_isinstance(obj: object, cls: Any) -> bool:
+    """``isinstance`` as the *traced user program* should see it.
+
+    A dynamic number presents as the Python type it stands for (a FloatProxy
+    is a float, a BoolProxy a bool and an int); everything else is unchanged.
+    """
+    presented = python_type_of(obj)
+    if presented is None:
+        return isinstance(obj, cls)
+    for candidate in _flatten_classinfo(cls):
+        if not isinstance(candidate, type):
+            raise TypeError(f"external_isinstance: {candidate!r} is not a class")
+        if issubclass(presented, candidate) or isinstance(obj, candidate):
+            return True
+    return False

@@ -1,0 +1,59 @@
+"""``proxy-types explain`` and the code documentation it shares with SARIF."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin.errors import ALL_CODES
+from mypy_plugin.explain import EXPLANATIONS, explain_code, explanation_markdown, valid_codes
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]  # the run_cli fixture
+
+
+def test_explain_known_code(run_cli: RunCli, tmp_path: Path) -> None:
+    result = run_cli("explain", "proxy-concretize", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert text.startswith("proxy-concretize: ")
+    for heading in ("Wrong:", "Right:", "Suppress"):
+        assert heading in text
+    assert "# type: ignore[proxy-concretize]" in text
+    assert "disable_error_code = proxy-concretize" in text
+    assert text.index("float(p)") < text.index("Right:") < text.index("to_static(p)")
+
+
+def test_explain_unknown_code(run_cli: RunCli, tmp_path: Path) -> None:
+    result = run_cli("explain", "proxy-nonsense", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert "proxy-nonsense" in lines[0]
+    for code in ALL_CODES:
+        assert code.code in lines[0]
+
+
+def test_explain_without_code_lists_codes(run_cli: RunCli, tmp_path: Path) -> None:
+    result = run_cli("explain", cwd=tmp_path)
+    assert result.returncode == 0
+    listed = [line.split()[0] for line in result.stdout.splitlines()]
+    assert listed == list(valid_codes())
+
+
+def test_every_plugin_code_is_explained_and_nothing_else() -> None:
+    plugin_codes = {code.code for code in ALL_CODES}
+    assert plugin_codes <= set(EXPLANATIONS)
+    assert set(EXPLANATIONS) == set(valid_codes())
+
+
+@pytest.mark.parametrize("code", sorted(EXPLANATIONS))
+def test_explanation_examples_differ_and_render(code: str) -> None:
+    explanation = EXPLANATIONS[code]
+    assert explanation.wrong.strip() != explanation.right.strip()
+    assert code in explain_code(code)
+    markdown = explanation_markdown(code)
+    assert markdown.count("```") == 4  # a wrong and a right block

@@ -1,0 +1,292 @@
+"""Real mypy runs of the plugin on the case files in ``cases/``.
+
+Each ``# E: [code] text`` marker in a case file expects exactly one error with
+that code on its line whose message contains ``text``; every other error fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mypy import api as mypy_api
+
+
+# -- harness: `# E: [code] fragment` markers against real mypy output ------------
+
+CASES = Path(__file__).parent / "cases"
+REPO = Path(__file__).resolve().parents[2]
+
+_MARKER = re.compile(r"#\s*E:\s*\[([a-z-]+)\]\s*([^#]*)")
+_ERROR_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>[a-z-]+)\]$")
+
+
+@dataclass(frozen=True)
+class Expected:
+    path: str
+    line: int
+    code: str
+    fragment: str
+
+
+@dataclass(frozen=True)
+class Actual:
+    path: str
+    line: int
+    code: str
+    message: str
+
+
+def expected_errors(files: list[Path]) -> list[Expected]:
+    """Markers of ``files``: each ``# E: [code] text`` expects one error on its line."""
+    found: list[Expected] = []
+    for file in files:
+        for number, text in enumerate(file.read_text().splitlines(), start=1):
+            for code, fragment in _MARKER.findall(text):
+                found.append(Expected(file.name, number, code, fragment.strip()))
+    return found
+
+
+def actual_errors(mypy_stdout: str) -> list[Actual]:
+    """Errors in mypy's output (notes and the summary line are dropped)."""
+    found: list[Actual] = []
+    for line in mypy_stdout.splitlines():
+        match = _ERROR_LINE.match(line)
+        if match:
+            found.append(Actual(Path(match["path"]).name, int(match["line"]),
+                                match["code"], match["message"]))
+        elif ": error:" in line:
+            raise AssertionError(f"unparsed mypy error line: {line}")
+    return found
+
+
+def mismatches(expected: list[Expected], actual: list[Actual]) -> list[str]:
+    """Human-readable differences; empty when every marker matches exactly one error."""
+    problems: list[str] = []
+    unmatched = list(actual)
+    for want in expected:
+        hit = next((got for got in unmatched if got.path == want.path and got.line == want.line
+                    and got.code == want.code and want.fragment in got.message), None)
+        if hit is None:
+            problems.append(f"missing  {want.path}:{want.line}: [{want.code}] {want.fragment}")
+        else:
+            unmatched.remove(hit)
+    problems += [f"unexpected {got.path}:{got.line}: [{got.code}] {got.message}"
+                 for got in unmatched]
+    return problems
+
+
+def case_files(group: str) -> list[Path]:
+    return sorted((CASES / group).glob("*.py"))
+
+
+def test_harness_reports_missing_and_unexpected_errors(tmp_path: Path) -> None:
+    case = tmp_path / "case.py"
+    case.write_text("x = 1  # E: [proxy-concretize] int() turns\ny = 2\n")
+    expected = expected_errors([case])
+    assert expected == [Expected("case.py", 1, "proxy-concretize", "int() turns")]
+    right = actual_errors("case.py:1: error: int() turns dynamic  [proxy-concretize]\n")
+    assert mismatches(expected, right) == []
+    wrong_line = actual_errors("case.py:2: error: int() turns dynamic  [proxy-concretize]\n")
+    assert mismatches(expected, wrong_line) == [
+        "missing  case.py:1: [proxy-concretize] int() turns",
+        "unexpected case.py:2: [proxy-concretize] int() turns dynamic",
+    ]
+    with pytest.raises(AssertionError, match="unparsed mypy error line"):
+        actual_errors("case.py: error: something odd\n")
+
+
+GROUPS = {
+    # group -> config file name
+    "default": "mypy.ini",
+    "strict": "mypy.ini",
+    "configured": "mypy.ini",
+    "pyproject": "pyproject.toml",
+}
+
+
+def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
+    """mypy in this process on every case file of ``group``."""
+    config = CASES / group / GROUPS[group]
+    files = [path.name for path in case_files(group)]
+    cwd = os.getcwd()
+    os.chdir(CASES / group)  # modules of the group import each other
+    try:
+        return mypy_api.run(["--config-file", str(config), "--cache-dir", str(cache_dir),
+                             "--no-error-summary", "--show-traceback", *extra, *files])
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_case_files(group: str, mypy_cache_dir: Path) -> None:
+    if group == "default":
+        pytest.importorskip("torch")
+    stdout, stderr, _ = run_mypy(group, mypy_cache_dir)
+    assert "Traceback" not in stderr + stdout
+    problems = mismatches(expected_errors(case_files(group)), actual_errors(stdout))
+    assert not problems, "\n".join(problems)
+
+
+def test_warm_cache_gives_same_output(mypy_cache_dir: Path) -> None:
+    pytest.importorskip("torch")
+    first = run_mypy("default", mypy_cache_dir)
+    warm = run_mypy("default", mypy_cache_dir)  # every module now comes from the cache
+    assert actual_errors(first[0]) == actual_errors(warm[0])
+    problems = mismatches(expected_errors(case_files("default")), actual_errors(warm[0]))
+    assert not problems, "\n".join(problems)
+
+
+def run_mypy_subprocess(group: str, cache_dir: Path, *extra: str) -> str:
+    """mypy in a fresh interpreter (its worker processes must import the plugin too)."""
+    config = CASES / group / GROUPS[group]
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+         str(cache_dir), "--no-error-summary", *extra,
+         *[path.name for path in case_files(group)]],
+        capture_output=True, text=True, cwd=CASES / group, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr
+    return result.stdout
+
+
+def test_parallel_workers_match_sequential(tmp_path: Path) -> None:
+    sequential = run_mypy_subprocess("configured", tmp_path / "seq")
+    parallel = run_mypy_subprocess("configured", tmp_path / "par", "--num-workers", "2")
+    assert actual_errors(sequential)
+    assert sorted(map(repr, actual_errors(parallel))) == sorted(
+        map(repr, actual_errors(sequential)))
+
+
+def test_dmypy_matches_plain_mypy_and_follows_config_changes(
+    tmp_path: Path, mypy_cache_dir: Path
+) -> None:
+    plain = run_mypy("strict", mypy_cache_dir)
+    workdir = tmp_path / "project"
+    shutil.copytree(CASES / "strict", workdir)
+    config = workdir / "mypy.ini"
+    config.write_text(config.read_text().replace("$MYPY_CONFIG_FILE_DIR/../../../../stubs",
+                                                 str(REPO / "stubs")))
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / "dmypy.json")]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    check = [*dmypy, "run", "--", "--config-file", str(config), "--no-error-summary",
+             *[path.name for path in case_files("strict")]]
+    try:
+        strict = subprocess.run(check, capture_output=True, text=True, cwd=workdir, env=env,
+                                timeout=300)
+        config.write_text(config.read_text().replace("strict_isinstance = true",
+                                                     "strict_isinstance = false"))
+        relaxed = subprocess.run(check, capture_output=True, text=True, cwd=workdir, env=env,
+                                 timeout=300)
+    finally:
+        subprocess.run([*dmypy, "stop"], capture_output=True, env=env, timeout=60)
+    assert "Traceback" not in strict.stderr + relaxed.stderr
+    assert actual_errors(strict.stdout) == actual_errors(plain[0])
+    assert actual_errors(strict.stdout)
+    assert actual_errors(relaxed.stdout) == []
+
+
+def test_cached_run_follows_config_changes(tmp_path: Path) -> None:
+    workdir = tmp_path / "project"
+    shutil.copytree(CASES / "strict", workdir)
+    config = workdir / "mypy.ini"
+    config.write_text(config.read_text().replace("$MYPY_CONFIG_FILE_DIR/../../../../stubs",
+                                                 str(REPO / "stubs")))
+    cache = tmp_path / "cache"
+
+    def check() -> list[Actual]:
+        cwd = os.getcwd()
+        os.chdir(workdir)
+        try:
+            stdout, _, _ = mypy_api.run(["--config-file", str(config), "--cache-dir", str(cache),
+                                         *[path.name for path in case_files("strict")]])
+        finally:
+            os.chdir(cwd)
+        return actual_errors(stdout)
+
+    assert [error.code for error in check()] == ["proxy-isinstance"] * 2
+    config.write_text(config.read_text().replace("strict_isinstance = true",
+                                                 "strict_isinstance = false"))
+    assert check() == []
+
+
+BAD_CONFIGS = [
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ncolour = red\n", 'unknown setting "colour"'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstrict_isinstance = maybe\n",
+     'strict_isinstance: expected true or false, got "maybe"'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ndynamic_number_classes = SymInt\n",
+     'dynamic_number_classes: "SymInt" is not a fully qualified class name'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ndynamic_number_classes = pkg.9Bad\n",
+     '"pkg.9Bad" is not a fully qualified class name'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nexempt_modules = a b\n",
+     'exempt_modules: "a b" is not a module name'),
+    ("pyproject.toml", "[tool.proxy_types]\nstrict_isinstance = 'yes'\n",
+     'strict_isinstance: expected true or false, got "yes"'),
+    ("pyproject.toml", "[tool.proxy_types]\ndynamic_number_classes = 'pkg.A'\n",
+     "dynamic_number_classes: expected a list of strings, got 'pkg.A'"),
+]
+
+
+@pytest.mark.parametrize(("config_name", "section", "message"), BAD_CONFIGS)
+def test_bad_config_is_one_line_and_exit_2(
+    tmp_path: Path, config_name: str, section: str, message: str
+) -> None:
+    mypy_section = ('[tool.mypy]\nplugins = ["mypy_plugin"]\n' if config_name.endswith(".toml")
+                    else "[mypy]\nplugins = mypy_plugin\n")
+    config = tmp_path / config_name
+    config.write_text(mypy_section + section)
+    (tmp_path / "sample.py").write_text("x = 1\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+         str(tmp_path / "cache"), "sample.py"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"{config}: error: [proxy_types] ")
+    assert message in lines[0]
+
+
+def test_good_config_is_accepted(tmp_path: Path) -> None:
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = mypy_plugin\n[mypy.plugins.proxy_types]\n"
+                      "strict_isinstance = yes\ndynamic_number_classes = a.B\n"
+                      "exempt_modules = pkg.*\n")
+    (tmp_path / "sample.py").write_text("x = 1\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+         str(tmp_path / "cache"), "sample.py"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n")
+    (tmp_path / "sample.py").write_text(
+        "from proxy_types import IntegerProxy\n"
+        "def f(p: IntegerProxy) -> None:\n    isinstance(p, int)\n")
+    driver = textwrap.dedent(f"""
+        import sys
+        from mypy import api
+        out, err, code = api.run(["--config-file", "mypy.ini", "--cache-dir",
+                                  {str(tmp_path / 'cache')!r}, "sample.py"])
+        print(out)
+        print("plugin loaded:", "mypy_plugin.main" in sys.modules)
+        print("torch imported:", "torch" in sys.modules)
+    """)
+    result = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "[proxy-isinstance]" in result.stdout, result.stdout + result.stderr
+    assert "plugin loaded: True" in result.stdout
+    assert "torch imported: False" in result.stdout

@@ -1,0 +1,55 @@
+"""Unit tests of the parts that need no mypy run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin import errors
+from mypy_plugin.config import ProxyTypesConfig
+from mypy_plugin.main import _never_crash
+
+
+def test_all_codes_are_named_and_described() -> None:
+    codes = [code.code for code in errors.ALL_CODES]
+    assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config"]
+    assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
+
+
+def test_hook_falls_back_to_default_on_unexpected_error() -> None:
+    def broken(ctx: str) -> str:
+        raise KeyError(ctx)
+
+    hook = _never_crash(broken, lambda ctx: f"default for {ctx}")
+    assert hook("call") == "default for call"
+    assert _never_crash(str.upper, lambda ctx: "unused")("ok") == "OK"
+
+
+def test_exempt_patterns(tmp_path: Path) -> None:
+    config_file = tmp_path / "mypy.ini"
+    config_file.write_text("[mypy.plugins.proxy_types]\nexempt_modules = pkg.*, single\n")
+    config = ProxyTypesConfig(str(config_file))
+    assert config.is_exempt("pkg") and config.is_exempt("pkg.sub.mod")
+    assert config.is_exempt("single")
+    assert not config.is_exempt("single.child") and not config.is_exempt("pkgother")
+    assert not config.is_exempt("proxy_types")  # the setting replaces the default
+
+
+def test_defaults_and_fingerprint(tmp_path: Path) -> None:
+    default = ProxyTypesConfig(None)
+    assert default.is_exempt("proxy_types._guards") and not default.strict_isinstance
+    config_file = tmp_path / "pyproject.toml"
+    config_file.write_text("[tool.proxy_types]\nstrict_isinstance = true\n")
+    strict = ProxyTypesConfig(str(config_file))
+    assert strict.strict_isinstance
+    assert strict.fingerprint() != default.fingerprint()
+
+
+def test_unknown_key_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config_file = tmp_path / "setup.cfg"
+    config_file.write_text("[mypy.plugins.proxy_types]\nstrict = true\n")
+    with pytest.raises(SystemExit) as exit_info:
+        ProxyTypesConfig(str(config_file))
+    assert exit_info.value.code == 2
+    assert 'unknown setting "strict"' in capsys.readouterr().err
