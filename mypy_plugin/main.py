@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -73,7 +74,7 @@ class ProxyTypesPlugin(Plugin):
             DEFAULT_DYNAMIC_CLASSES | frozenset(self.config.dynamic_number_classes)
         )
         self.boolean_contexts = conditions.BooleanContexts()
-        if options.fine_grained_incremental:
+        if "mypy.dmypy_server" in sys.modules:
             # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
             # on report_config_data instead, which keeps the cache of installed
             # libraries (torch) valid across settings changes.
