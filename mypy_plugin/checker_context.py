@@ -16,3 +16,15 @@ def current_module(api: CheckerPluginInterface) -> str:
     """Fully qualified name of the module being checked, "" if unknown."""
     tree = current_file(api)
     return tree.fullname if tree is not None else ""
+
+
+def reports_hidden(api: CheckerPluginInterface) -> bool:
+    """True if mypy discards this module's errors (installed library, silent import, ignore_errors).
+
+    Checks that only report can skip such modules: torch's own code is most of a cold run.
+    """
+    hidden = getattr(api, "can_skip_diagnostics", None)  # TypeChecker of recent mypy
+    if isinstance(hidden, bool):
+        return hidden
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    return getattr(api, "path", None) in getattr(errors, "ignored_files", ())

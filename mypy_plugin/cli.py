@@ -586,6 +586,15 @@ def build_parser() -> ArgumentParser:
     check.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
     check.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     check.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    fix = commands.add_parser("fix", help="rewrite reported code with proxy_types guards")
+    fix.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to fix")
+    fix.add_argument("--config", metavar="FILE", help="mypy config file to use")
+    fix.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    fix.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
+    fix.add_argument("--style", choices=("guards", "classes"), default="guards",
+                     help="isinstance fixes as guard calls or as class tuples")
+    fix.add_argument("--intent", choices=("auto", "static", "number"), default="auto",
+                     help="what isinstance checks ask (see docs/fix.md)")
     explain = commands.add_parser("explain", help="explain an error code")
     explain.add_argument("code", nargs="?", metavar="CODE", help="e.g. proxy-isinstance")
     return parser
@@ -606,6 +615,19 @@ def command_check(options: argparse.Namespace) -> int:
     return result.exit_status
 
 
+def command_fix(options: argparse.Namespace) -> int:
+    try:
+        from mypy_plugin import fix
+    except ImportError as exc:
+        if exc.name != "libcst":
+            raise
+        raise CommandLineError("fix needs libcst: pip install 'proxy-types[fix]'") from None
+    return fix.command_fix(
+        options.paths, options.config, options.cache_dir, options.style, options.intent,
+        options.diff,
+    )
+
+
 def command_explain(options: argparse.Namespace) -> int:
     from mypy_plugin.explain import explain_code, list_codes
 
@@ -619,6 +641,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = build_parser().parse_args(argv)
         if options.command == "check":
             return command_check(options)
+        if options.command == "fix":
+            return command_fix(options)
         return command_explain(options)
     except CommandLineError as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)

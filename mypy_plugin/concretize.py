@@ -29,6 +29,8 @@ def check_conversion(
     arg_types: list[Type] = list(signature.arg_types)
     changed = False
     for formal, actuals in enumerate(ctx.args):
+        if isinstance(ctx, MethodSigContext) and formal > 0:
+            break  # only the index of xs[i] = v is converted, never the value
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic)
             if found is None:

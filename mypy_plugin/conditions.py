@@ -29,7 +29,7 @@ from mypy.nodes import (
 from mypy.plugin import MethodContext
 
 from . import errors
-from .checker_context import current_file, current_module
+from .checker_context import current_file, current_module, reports_hidden
 from .config import ProxyTypesConfig
 from .dynamic import DynamicClasses
 
@@ -99,16 +99,28 @@ def _attribute_names(cls: type) -> list[str]:
     return [name for name in names if not name.startswith("_")]
 
 
+_TREE_NODES = (Statement, Expression, Block, Argument)
+# Child attribute names per node class: computing them per node was most of the walk.
+_child_attributes: dict[tuple[type, frozenset[str]], list[str]] = {}
+
+
 def _children(node: Node, skip: frozenset[str]) -> list[Node]:
     found: list[Node] = []
-    for name in _attribute_names(type(node)):
-        if name in skip:
-            continue
+    key = (type(node), skip)
+    names = _child_attributes.get(key)
+    if names is None:
+        names = [name for name in _attribute_names(type(node)) if name not in skip]
+        _child_attributes[key] = names
+    for name in names:
         value = getattr(node, name, None)
+        if not isinstance(value, (list, tuple)):  # most attributes: no list to unpack
+            if isinstance(value, _TREE_NODES):
+                found.append(value)
+            continue
         stack: list[object] = [value]
         while stack:
             item = stack.pop()
-            if isinstance(item, (Statement, Expression, Block, Argument)):
+            if isinstance(item, _TREE_NODES):
                 found.append(item)
             elif isinstance(item, (list, tuple)):
                 stack.extend(item)
@@ -148,7 +160,7 @@ def check_comparison(
 ) -> None:
     """Report a comparison with a dynamic operand that Python tests for truth."""
     tree = current_file(ctx.api)
-    if tree is None or config.is_exempt(current_module(ctx.api)):
+    if tree is None or reports_hidden(ctx.api) or config.is_exempt(current_module(ctx.api)):
         return
     found = dynamic.class_name(ctx.type)
     for arg_types in ctx.arg_types:

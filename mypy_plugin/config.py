@@ -14,6 +14,9 @@ from typing import Any, NoReturn
 from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_ISINSTANCE_FUNCTION = re.compile(
+    r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+)(:(?P<value>\d+):(?P<classes>\d+))?$"
+)
 _MODULE_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -26,13 +29,22 @@ class ProxyTypesConfig:
     which is how mypy itself reports a bad configuration.
     """
 
-    KEYS = ("dynamic_number_classes", "strict_isinstance", "exempt_modules")
+    KEYS = (
+        "dynamic_number_classes",
+        "strict_isinstance",
+        "exempt_modules",
+        "migrate_classes",
+        "isinstance_functions",
+    )
 
     def __init__(self, config_file: str | None) -> None:
         self.config_file = config_file or ""
         self.dynamic_number_classes: tuple[str, ...] = ()
         self.strict_isinstance = False
         self.exempt_modules: tuple[str, ...] = DEFAULT_EXEMPT_MODULES
+        self.migrate_classes: tuple[str, ...] = ()
+        #: isinstance wrapper -> (index of the value argument, index of the classes argument)
+        self.isinstance_functions: dict[str, tuple[int, int]] = {}
         if not config_file:
             return
         if config_file.endswith(".toml"):
@@ -76,16 +88,34 @@ class ProxyTypesConfig:
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
         names = self._name_list(key, value, from_ini=from_ini)
-        if key == "dynamic_number_classes":
+        if key in ("dynamic_number_classes", "migrate_classes"):
             for name in names:
                 if not _DOTTED_NAME.match(name):
                     self._fail(f'{key}: "{name}" is not a fully qualified class name like pkg.Class')
-            self.dynamic_number_classes = tuple(names)
+            if key == "migrate_classes":
+                self.migrate_classes = tuple(names)
+            else:
+                self.dynamic_number_classes = tuple(names)
+        elif key == "isinstance_functions":
+            self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
             for name in names:
                 if not _MODULE_PATTERN.match(name):
                     self._fail(f'{key}: "{name}" is not a module name or pkg.* pattern')
             self.exempt_modules = tuple(names)
+
+    def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
+        match = _ISINSTANCE_FUNCTION.match(entry)
+        if match is None:
+            self._fail(f'isinstance_functions: "{entry}" is not pkg.mod.function or '
+                       "pkg.mod.function:VALUE_INDEX:CLASSES_INDEX")
+        if match["value"] is None:
+            return match["name"], (0, 1)
+        value, classes = int(match["value"]), int(match["classes"])
+        if value == classes:
+            self._fail(f'isinstance_functions: "{entry}" uses argument {value} for both the '
+                       "value and the classes")
+        return match["name"], (value, classes)
 
     def _boolean(self, key: str, value: object, *, from_ini: bool) -> bool:
         if isinstance(value, bool):
@@ -117,6 +147,11 @@ class ProxyTypesConfig:
             "dynamic_number_classes": sorted(self.dynamic_number_classes),
             "strict_isinstance": self.strict_isinstance,
             "exempt_modules": sorted(self.exempt_modules),
+            "migrate_classes": sorted(self.migrate_classes),
+            "isinstance_functions": sorted(
+                f"{name}:{value}:{classes}"
+                for name, (value, classes) in self.isinstance_functions.items()
+            ),
         }
 
     def fingerprint(self) -> str:

@@ -61,3 +61,22 @@ def concretizing_operation(fullname: str) -> str | None:
 def is_comparison_method(fullname: str) -> bool:
     """True for ``Class.__lt__`` and the other rich comparisons."""
     return fullname.rpartition(".")[2] in COMPARISON_DUNDERS
+
+
+def static_classes_of(base: str) -> frozenset[str]:
+    """Static number classes an instance of a subclass of ``base`` passes at runtime."""
+    kind = _table.STATIC_BUILTIN_TYPES.get(base)
+    if kind is not None:
+        return frozenset(_table.STATIC_CLASSES_OF[kind])
+    if base in _table.STATIC_ABC_TYPES:
+        # STATIC_ABC_TYPES lists each ABC after all of its ancestors.
+        return frozenset(_table.STATIC_ABC_TYPES[: _table.STATIC_ABC_TYPES.index(base) + 1])
+    return frozenset()
+
+
+STATIC_BUILTIN_TYPES: dict[str, str] = dict(_table.STATIC_BUILTIN_TYPES)
+
+#: Known dynamic class -> the Python type it stands for ("number": any of them).
+DYNAMIC_PYTHON_TYPES: dict[str, str] = {
+    t.fullname: t.python_type for t in _table.DYNAMIC_NUMBER_TYPES
+}

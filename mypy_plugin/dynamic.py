@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mypy.nodes import ComparisonExpr, Expression, SliceExpr
+from collections.abc import Callable
+
+from mypy.nodes import ComparisonExpr, Expression, SliceExpr, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
     AnyType,
@@ -23,32 +25,45 @@ class DynamicClasses:
     def __init__(self, fullnames: frozenset[str]) -> None:
         self.fullnames = fullnames
 
-    def class_name(self, typ: Type, *, include_top: bool = False) -> str | None:
+    def class_name(
+        self,
+        typ: Type,
+        *,
+        include_top: bool = False,
+        where: Callable[[TypeInfo], bool] | None = None,
+    ) -> str | None:
         """Name of a dynamic number class ``typ`` may hold, or None.
 
-        ``include_top`` also counts ``Any`` and ``object`` (strict isinstance mode).
+        ``include_top`` also counts ``Any`` and ``object`` (strict isinstance mode);
+        ``where`` limits the search to the dynamic classes it accepts.
         """
-        return self._search(typ, include_top, depth=0)
+        return self._search(typ, include_top, depth=0, where=where)
 
-    def _search(self, typ: Type, include_top: bool, depth: int) -> str | None:
+    def _search(
+        self,
+        typ: Type,
+        include_top: bool,
+        depth: int,
+        where: Callable[[TypeInfo], bool] | None = None,
+    ) -> str | None:
         if depth > 20:  # guards against pathological recursive types
             return None
         proper = get_proper_type(typ)
         if isinstance(proper, Instance):
             if any(base.fullname in self.fullnames for base in proper.type.mro):
-                return proper.type.name
+                return proper.type.name if where is None or where(proper.type) else None
             if include_top and proper.type.fullname == "builtins.object":
                 return "object"
             return None
         if isinstance(proper, UnionType):
             for item in proper.items:
-                found = self._search(item, include_top, depth + 1)
+                found = self._search(item, include_top, depth + 1, where)
                 if found is not None:
                     return found
             return None
         if isinstance(proper, TypeVarType):
             for candidate in [proper.upper_bound, *proper.values]:
-                found = self._search(candidate, include_top, depth + 1)
+                found = self._search(candidate, include_top, depth + 1, where)
                 if found is not None:
                     return found
             return None

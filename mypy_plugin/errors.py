@@ -7,7 +7,11 @@ from contextlib import contextmanager
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
-from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
+from mypy.plugin import (
+    CheckerPluginInterface,
+    SemanticAnalyzerPluginInterface,
+    TypeAnalyzerPluginInterface,
+)
 
 CATEGORY = "proxy-types"
 
@@ -32,7 +36,15 @@ PROXY_CONFIG = ErrorCode(
     CATEGORY,
 )
 
-ALL_CODES: tuple[ErrorCode, ...] = (PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG)
+PROXY_CAST = ErrorCode(
+    "proxy-cast",
+    "typing.cast() of a possibly dynamic number to a static number type",
+    CATEGORY,
+)
+
+ALL_CODES: tuple[ErrorCode, ...] = (
+    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST
+)
 
 
 def misclassifying_isinstance(
@@ -43,6 +55,37 @@ def misclassifying_isinstance(
         f'{function}() against static number classes ({classes}) misclassifies dynamic '
         f'number "{dynamic}"; use proxy_types.is_static_number() / is_dynamic_number() '
         "or include proxy_types.NumberClasses",
+        context,
+        code=PROXY_ISINSTANCE,
+    )
+
+
+def true_through_legacy_base(
+    api: CheckerPluginInterface,
+    context: Context,
+    function: str,
+    classes: str,
+    legacy: str,
+    base: str,
+) -> None:
+    """proxy-isinstance: a check that only a legacy proxy's hidden base makes True."""
+    api.fail(
+        f'{function}() against static number classes ({classes}) is True at runtime for '
+        f'legacy proxy "{legacy}" only through its legacy base "{base}"; use '
+        "proxy_types.is_static_number() / is_dynamic_number() before removing the base",
+        context,
+        code=PROXY_ISINSTANCE,
+    )
+
+
+def may_be_legacy_proxy(
+    api: CheckerPluginInterface, context: Context, function: str, classes: str, shown: str
+) -> None:
+    """proxy-isinstance (strict, migration mode): a static-typed value may be a legacy proxy."""
+    api.fail(
+        f'{function}() against static number classes ({classes}) may see a legacy proxy '
+        f'typed "{shown}" (migrate_classes: legacy proxies still subclass builtin numbers '
+        "at runtime); use proxy_types.is_static_number() / is_dynamic_number()",
         context,
         code=PROXY_ISINSTANCE,
     )
@@ -109,6 +152,23 @@ def static_and_dynamic_bases(
     )
 
 
+def legacy_static_base(
+    api: SemanticAnalyzerPluginInterface,
+    context: Context,
+    class_name: str,
+    migrate_class: str,
+    bases: str,
+) -> None:
+    """proxy-base (migration mode): a legacy proxy class still inherits a static number."""
+    api.fail(
+        f'Legacy proxy class "{class_name}" (migrate_classes: "{migrate_class}") still '
+        f'inherits from static number "{bases}"; mypy checks it without that base; remove '
+        "the base to finish the migration",
+        context,
+        code=PROXY_BASE,
+    )
+
+
 def registered_as_static(
     api: CheckerPluginInterface, context: Context, abc_name: str, dynamic: str
 ) -> None:
@@ -121,12 +181,42 @@ def registered_as_static(
     )
 
 
-def not_a_class(
-    api: CheckerPluginInterface, context: Context, config_file: str, name: str, kind: str
+def dynamic_bool_condition(
+    api: TypeAnalyzerPluginInterface, context: Context, name: str, dynamic: str
 ) -> None:
-    """proxy-config: a configured dynamic number class is not a class."""
+    """proxy-concretize: a dynamic bool parameter tested by name (``if flag:``)."""
     api.fail(
-        f'{config_file}: dynamic_number_classes entry "{name}" is a {kind}, not a class; '
+        f'Condition on dynamic bool "{name}" ("{dynamic}") specializes on the traced value; '
+        "use proxy_types.check(...) to record it, or to_static() explicitly",
+        context,
+        code=PROXY_CONCRETIZE,
+    )
+
+
+def static_cast(
+    api: TypeAnalyzerPluginInterface, context: Context, target: str, dynamic: str
+) -> None:
+    """proxy-cast: cast() of a dynamic number to a static number type."""
+    api.fail(
+        f'cast() to static number type "{target}" hides dynamic number "{dynamic}" (the '
+        "value stays dynamic at runtime); use proxy_types.to_static() to convert it, or "
+        "cast to proxy_types.NumberLike",
+        context,
+        code=PROXY_CAST,
+    )
+
+
+def not_a_class(
+    api: CheckerPluginInterface,
+    context: Context,
+    config_file: str,
+    name: str,
+    kind: str,
+    setting: str = "dynamic_number_classes",
+) -> None:
+    """proxy-config: a configured dynamic number or migrate class is not a class."""
+    api.fail(
+        f'{config_file}: {setting} entry "{name}" is a {kind}, not a class; '
         "list classes only",
         context,
         code=PROXY_CONFIG,

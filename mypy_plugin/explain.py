@@ -107,6 +107,29 @@ EXPLANATIONS: dict[str, Explanation] = {
             "dynamic_number_classes = mylib.tracing.SymbolicFloat\n"
         ),
     ),
+    "proxy-cast": Explanation(
+        meaning=(
+            "typing.cast() to int, float, complex, bool or a numbers ABC is applied to a "
+            "value declared as a dynamic number (or a union holding one). cast() does "
+            "nothing at run time: the value is still a proxy, but mypy now treats it as a "
+            "plain number, so the isinstance and conversion checks stop seeing it and the "
+            "traced value can later be baked in as a constant."
+        ),
+        wrong=(
+            "from typing import cast\n"
+            "import torch\n"
+            "\n"
+            "def width(n: torch.SymInt) -> int:\n"
+            "    return cast(int, n)  # still a SymInt at run time\n"
+        ),
+        right=(
+            "import torch\n"
+            "from proxy_types import to_static\n"
+            "\n"
+            "def width(n: torch.SymInt) -> int:\n"
+            "    return to_static(n)  # recorded: the trace knows it depends on n\n"
+        ),
+    ),
     "truthy-bool": Explanation(
         meaning=(
             "mypy's own code, enabled by proxy-types' default configuration: a value whose "

@@ -24,28 +24,44 @@ from mypy.types import (
     get_proper_type,
 )
 
-from . import errors
+from . import errors, migrate
 from .config import ProxyTypesConfig
-from .constants import STATIC_NUMBER_CLASSES
+from .constants import (
+    DYNAMIC_PYTHON_TYPES,
+    STATIC_BUILTIN_TYPES,
+    STATIC_NUMBER_CLASSES,
+)
 from .dynamic import DynamicClasses
 from .checker_context import current_module
 
 
 def check_isinstance_call(
-    ctx: FunctionContext, function: str, config: ProxyTypesConfig, dynamic: DynamicClasses
+    ctx: FunctionContext,
+    function: str,
+    config: ProxyTypesConfig,
+    dynamic: DynamicClasses,
+    positions: tuple[int, int] = (0, 1),
 ) -> None:
-    """Report ``isinstance(x, int)`` when ``x`` may hold a dynamic number."""
-    if len(ctx.args) < 2 or len(ctx.args[0]) != 1 or len(ctx.args[1]) != 1:
+    """Report ``isinstance(x, int)`` when ``x`` may hold a dynamic number.
+
+    ``positions`` are the indexes of the value and the classes parameters
+    (an ``isinstance_functions`` wrapper may take them elsewhere).
+    """
+    value_at, classes_at = positions
+    if max(value_at, classes_at) >= len(ctx.args):
+        return
+    if len(ctx.args[value_at]) != 1 or len(ctx.args[classes_at]) != 1:
         return
     if config.is_exempt(current_module(ctx.api)):
         return
-    classes = checked_classes(ctx.args[1][0], ctx.arg_types[1][0], ctx.api)
+    classes_expr = ctx.args[classes_at][0]
+    classes = checked_classes(classes_expr, ctx.arg_types[classes_at][0], ctx.api)
     if not classes:
         return
     static = [name for name in classes if name in STATIC_NUMBER_CLASSES]
     if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
-    subject = ctx.arg_types[0][0]
+    subject = ctx.arg_types[value_at][0]
     if function == "issubclass":
         proper = get_proper_type(subject)
         if isinstance(proper, TypeType):
@@ -54,12 +70,49 @@ def check_isinstance_call(
             subject = proper.items[0].ret_type
         elif not config.strict_isinstance:
             return
-    found = dynamic.class_name(subject, include_top=config.strict_isinstance)
-    if found is None:
-        return
     shown = ", ".join(name.rpartition(".")[2] if name.startswith("builtins.") else name
                       for name in static)
+    if config.migrate_classes:
+        legacy = migrate.legacy_match(subject, static)
+        if legacy is not None:
+            errors.true_through_legacy_base(ctx.api, ctx.context, function, shown,
+                                            legacy.info.name, legacy.base.rpartition(".")[2])
+            if function == "isinstance":
+                migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
+            return
+    found = dynamic.class_name(subject, include_top=config.strict_isinstance,
+                               where=lambda info: _may_pass(info, static))
+    if found is None and config.migrate_classes and config.strict_isinstance:
+        hidden_behind = migrate.may_hide_legacy_proxy(subject)
+        value_expr = ctx.args[value_at][0]
+        if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr):
+            errors.may_be_legacy_proxy(ctx.api, ctx.context, function, shown, hidden_behind)
+        return
+    if found is None:
+        return
     errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found)
+
+
+def _may_pass(info: TypeInfo, static: list[str]) -> bool:
+    """False when the check is only against ``bool`` and ``info`` is no dynamic bool.
+
+    ``not isinstance(n, bool)`` (excluding Python bools) sends a ``SymInt`` to the
+    branch a plain int takes, so it misclassifies nothing.
+    """
+    if any(name != "builtins.bool" for name in static):
+        return True
+    return python_type_of(info) in ("bool", "number")
+
+
+def python_type_of(info: TypeInfo) -> str:
+    """"int", "float", "complex", "bool" or (unknown) "number" for a dynamic class."""
+    for base in migrate.legacy_bases(info):
+        if base in STATIC_BUILTIN_TYPES:
+            return STATIC_BUILTIN_TYPES[base]
+    for ancestor in info.mro:
+        if ancestor.fullname in DYNAMIC_PYTHON_TYPES:
+            return DYNAMIC_PYTHON_TYPES[ancestor.fullname]
+    return "number"
 
 
 def checked_classes(

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AnalyzeTypeContext,
     CheckerPluginInterface,
     ClassDefContext,
     FunctionContext,
@@ -20,7 +21,9 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from . import bases, concretize, conditions, errors, isinstance_checks
+from . import bases, concretize, conditions, errors, isinstance_checks, migrate
+from .bool_conditions import BareConditionChecker
+from .casts import CastChecker
 from .checker_context import current_file
 from .config import ProxyTypesConfig
 from .constants import (
@@ -71,9 +74,13 @@ class ProxyTypesPlugin(Plugin):
         super().__init__(options)
         self.config = ProxyTypesConfig(options.config_file)
         self.dynamic = DynamicClasses(
-            DEFAULT_DYNAMIC_CLASSES | frozenset(self.config.dynamic_number_classes)
+            DEFAULT_DYNAMIC_CLASSES
+            | frozenset(self.config.dynamic_number_classes)
+            | frozenset(self.config.migrate_classes)
         )
         self.boolean_contexts = conditions.BooleanContexts()
+        self.casts = CastChecker(self.config, self.dynamic)
+        self.bare_conditions = BareConditionChecker(self.config)
         if "mypy.dmypy_server" in sys.modules:
             # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
             # on report_config_data instead, which keeps the cache of installed
@@ -94,12 +101,19 @@ class ProxyTypesPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         function = ISINSTANCE_FUNCTIONS.get(fullname)
+        positions = (0, 1)
+        if function is None and fullname in self.config.isinstance_functions:
+            function = fullname.rpartition(".")[2]
+            positions = self.config.isinstance_functions[fullname]
         if function is None:
             return None
+        name = function
 
         def check(ctx: FunctionContext) -> Type:
             self._validate_configured_classes(ctx.api, ctx.context)
-            isinstance_checks.check_isinstance_call(ctx, function, self.config, self.dynamic)
+            isinstance_checks.check_isinstance_call(
+                ctx, name, self.config, self.dynamic, positions
+            )
             return ctx.default_return_type
 
         return _never_crash(check, _default_return)
@@ -149,6 +163,17 @@ class ProxyTypesPlugin(Plugin):
 
     # -- semantic analyzer hooks --------------------------------------------
 
+    def get_type_analyze_hook(
+        self, fullname: str
+    ) -> Callable[[AnalyzeTypeContext], Type] | None:
+        # The only hooks that run for typing.cast() and for `if flag:`: the analysis of
+        # the cast's target type and of the flag parameter's annotation.
+        if self.casts.wants(fullname):
+            return self.casts.analyze
+        if self.bare_conditions.wants(fullname):
+            return self.bare_conditions.hook(fullname)
+        return None
+
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
         # among its bases (hooks are keyed by the base named in the class statement).
@@ -160,6 +185,18 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _nothing)
 
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        # Keyed by the class itself: the hook decides by the class's MRO.
+        if not self.config.migrate_classes:
+            return None
+
+        def hide(ctx: ClassDefContext) -> None:
+            migrate.hide_static_bases(ctx, self.config)
+
+        return _never_crash(hide, _nothing)
+
     # -- configuration ------------------------------------------------------
 
     def _validate_configured_classes(self, api: CheckerPluginInterface, context: Context) -> None:
@@ -169,11 +206,14 @@ class ProxyTypesPlugin(Plugin):
         the config file itself is not a module mypy reports into.
         """
         tree = current_file(api)
-        if not self.config.dynamic_number_classes or tree is None:
+        configured = [("dynamic_number_classes", name)
+                      for name in self.config.dynamic_number_classes]
+        configured += [("migrate_classes", name) for name in self.config.migrate_classes]
+        if not configured or tree is None:
             return
         # Only modules this one imports: they are loaded in every worker (mypy -n).
         visible = _imported_modules(tree) | {tree.fullname}
-        for name in self.config.dynamic_number_classes:
+        for setting, name in configured:
             module = name.rpartition(".")[0]
             if self._modules is None or module not in self._modules or module not in visible:
                 continue  # not part of this build (inert) or not imported here
@@ -183,7 +223,7 @@ class ProxyTypesPlugin(Plugin):
                 continue
             first_line = Context(line=1, column=0)
             kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
-            errors.not_a_class(api, first_line, self.config.config_file, name, kind)
+            errors.not_a_class(api, first_line, self.config.config_file, name, kind, setting)
 
 
 def _imported_modules(tree: MypyFile) -> set[str]:

@@ -13,7 +13,8 @@ from mypy_plugin.main import _never_crash
 
 def test_all_codes_are_named_and_described() -> None:
     codes = [code.code for code in errors.ALL_CODES]
-    assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config"]
+    assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
+                     "proxy-cast"]
     assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
 
 

@@ -25,7 +25,7 @@ def not_conditions(p: IntegerProxy, flag: BoolProxy, n: int) -> BoolProxy:
     check(ok)
     if n > 0:
         pass
-    both = flag and (p > 1)
+    both = flag and (p > 1)  # E: [proxy-concretize] Condition on dynamic bool "flag" ("BoolProxy")
     return both if isinstance(both, BoolProxy) else ok
 
 

@@ -1,0 +1,172 @@
+"""Run every benchmark and print the tables: ``python -m benchmarks [--quick]``.
+
+Sections: ``plugin`` (mypy with/without the plugin: time and memory),
+``profile`` (cProfile of the plugin's hooks), ``guards`` (guards against
+isinstance) and ``operations`` (proxy operations against torch SymInt).
+Progress goes to stderr, tables to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from . import bench_guards, bench_operations
+from ._common import (
+    DEFAULT_WORKDIR,
+    ROOT,
+    BenchmarkError,
+    machine_description,
+    note,
+    render_table,
+)
+from .bench_plugin import Comparison, compare, format_memory_rows, format_time_table
+from .corpus import KNOWN_CORPORA, corpora
+from .profile_plugin import Profile, format_rows
+
+SECTIONS = ("plugin", "profile", "guards", "operations")
+FULL_CORPORA = "project,torch-refs,thunder"
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description="Run the proxy-types benchmarks.")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: tiny corpus, one pair of runs, few iterations")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"comma-separated subset of {', '.join(SECTIONS)}")
+    parser.add_argument("--corpora", default=None,
+                        help=f"plugin corpora (default {FULL_CORPORA}; quick: quick)")
+    parser.add_argument("--cold-pairs", type=int, default=None,
+                        help="alternating without/with pairs, cold cache (default 5)")
+    parser.add_argument("--warm-pairs", type=int, default=None,
+                        help="alternating without/with pairs, warm cache (default 10)")
+    parser.add_argument("--profile-corpus", default=None,
+                        help="corpus for the hook profile (default torch-refs)")
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
+                        help="downloads, corpus copies and caches (default scratch/bench)")
+    parser.add_argument("--json", type=Path, default=None, help="also write results here")
+    arguments = parser.parse_args(argv)
+    sections = [s.strip() for s in arguments.sections.split(",") if s.strip()]
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f'unknown section "{unknown[0]}" (known: {", ".join(SECTIONS)})')
+    arguments.sections = sections
+    for name in ("cold_pairs", "warm_pairs"):
+        value = getattr(arguments, name)
+        if value is not None and value < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+        if value is None:
+            setattr(arguments, name, 1 if arguments.quick else (5 if name == "cold_pairs" else 10))
+    arguments.corpora = arguments.corpora or ("quick" if arguments.quick else FULL_CORPORA)
+    arguments.profile_corpus = arguments.profile_corpus or (
+        "quick" if arguments.quick else "torch-refs")
+    for name in [*arguments.corpora.split(","), arguments.profile_corpus]:
+        if name.strip() not in KNOWN_CORPORA:
+            parser.error(f'unknown corpus "{name.strip()}" (known: {", ".join(KNOWN_CORPORA)})')
+    return arguments
+
+
+def _compile_bytecode() -> None:
+    # An installed plugin has .pyc files; a checkout under PYTHONDONTWRITEBYTECODE
+    # would recompile it on every mypy run, a cost users never pay.
+    for package in ("mypy_plugin", "proxy_types"):
+        compileall.compile_dir(str(ROOT / package), quiet=1)
+
+
+def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]]:
+    """Overhead and memory tables for each corpus, cold then warm."""
+    _compile_bytecode()
+    names = [name.strip() for name in arguments.corpora.split(",") if name.strip()]
+    comparisons: list[Comparison] = []
+    for name in names:
+        try:
+            (corpus,) = corpora([name], arguments.workdir)
+        except BenchmarkError as error:
+            if arguments.quick:
+                raise
+            note(f"skipping corpus {name}: {error}")
+            continue
+        for mode, pairs in (("cold", arguments.cold_pairs), ("warm", arguments.warm_pairs)):
+            comparisons.append(compare(corpus, arguments.workdir, mode, pairs))
+    if not comparisons:
+        raise BenchmarkError("no corpus could be prepared")
+    time_rows = format_time_table(comparisons, None)
+    memory_rows = format_memory_rows(comparisons)
+    text = "\n\n".join([
+        render_table("plugin overhead: mypy without vs with the plugin (median of runs)",
+                     time_rows[0], time_rows[1:]),
+        render_table("memory: peak RSS of one cold mypy run (max over runs)",
+                     memory_rows[0], memory_rows[1:]),
+    ])
+    return text, comparisons
+
+
+def profile_section(arguments: argparse.Namespace) -> tuple[str, Profile]:
+    """The hook profile, taken in a fresh process so nothing earlier skews it."""
+    command = [sys.executable, "-m", "benchmarks.profile_plugin", "--json",
+               "--corpus", arguments.profile_corpus, "--workdir", str(arguments.workdir.resolve())]
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    completed = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True,
+                               text=True, check=False)
+    if completed.returncode != 0:
+        last = (completed.stderr.strip().splitlines() or ["no output"])[-1]
+        raise BenchmarkError(f"profile of {arguments.profile_corpus} failed: {last}")
+    data = json.loads(completed.stdout)
+    from .profile_plugin import HookCost
+
+    profile = Profile(data["corpus"], data["run_seconds"], data["plugin_seconds"],
+                      [HookCost(**entry) for entry in data["entries"]],
+                      [HookCost(**entry) for entry in data["inner"]])
+    rows = format_rows(profile)
+    title = f"plugin profile: cProfile of one cold in-process mypy run on {profile.corpus}"
+    return render_table(title, rows[0], rows[1:]), profile
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _parse(argv)
+    results: dict[str, Any] = {"machine": machine_description(), "quick": arguments.quick}
+    print(render_table("machine", ["fact", "value"], list(results["machine"].items())))
+    try:
+        if "plugin" in arguments.sections:
+            text, comparisons = plugin_section(arguments)
+            print(f"\n{text}", flush=True)
+            results["plugin"] = [asdict(c) for c in comparisons]
+        if "profile" in arguments.sections:
+            note("profiling the plugin ...")
+            text, profile = profile_section(arguments)
+            print(f"\n{text}", flush=True)
+            results["profile"] = asdict(profile)
+        number, repeat = (200, 1) if arguments.quick else (500_000, 5)
+        if "guards" in arguments.sections:
+            note("timing the guards ...")
+            guard_timings = bench_guards.measure(number, repeat)
+            print("\n" + bench_guards.format_table(
+                guard_timings, "guards: ns per call (ratio to isinstance(x, (int, float, complex)))"),
+                flush=True)
+            results["guards"] = guard_timings
+        if "operations" in arguments.sections:
+            note("timing proxy operations ...")
+            number, repeat = (100, 1) if arguments.quick else (20_000, 5)
+            operation_timings = bench_operations.measure(number, repeat)
+            print("\n" + bench_operations.format_table(
+                operation_timings, "operations: ns per operation (ratio to a backed torch SymInt)"),
+                flush=True)
+            results["operations"] = operation_timings
+    except BenchmarkError as error:
+        print(f"benchmarks: error: {error}", file=sys.stderr)
+        return 2
+    if arguments.json is not None:
+        arguments.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

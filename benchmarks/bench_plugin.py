@@ -1,0 +1,155 @@
+"""mypy with and without the plugin on the same code: wall time, CPU time, peak memory.
+
+Each run is a fresh ``python -m mypy`` subprocess.  The two variants use config
+files that differ only in the ``plugins = mypy_plugin`` line, and separate cache
+directories.  Runs alternate (without, with, without, with, ...) so a change in
+machine load hits both alike.  Cold runs start from an empty cache; warm runs
+reuse a cache primed by one untimed run per variant.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._common import ROOT, BenchmarkError, median, note, ratio
+from .corpus import Corpus, with_plugin
+
+VARIANTS = ("without", "with")
+#: Largest acceptable slowdown from the plugin (with / without).
+TARGETS = {"cold": 1.03, "warm": 1.02}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One mypy process: wall seconds, CPU seconds (user + sys), peak RSS in MiB."""
+
+    wall: float
+    cpu: float
+    peak_rss_mib: float
+    plugin_reports: int  # lines with a proxy-* error code
+
+
+@dataclass
+class Comparison:
+    """All runs of one corpus in one cache mode, by variant."""
+
+    corpus: str
+    lines: int
+    mode: str  # "cold" | "warm"
+    runs: dict[str, list[Run]] = field(default_factory=lambda: {v: [] for v in VARIANTS})
+
+    def median_wall(self, variant: str) -> float:
+        return median([run.wall for run in self.runs[variant]])
+
+    def median_cpu(self, variant: str) -> float:
+        return median([run.cpu for run in self.runs[variant]])
+
+    def peak_rss(self, variant: str) -> float:
+        return max(run.peak_rss_mib for run in self.runs[variant])
+
+    def wall_ratio(self) -> float:
+        return ratio(self.median_wall("with"), self.median_wall("without"))
+
+    def cpu_ratio(self) -> float:
+        return ratio(self.median_cpu("with"), self.median_cpu("without"))
+
+    def rss_ratio(self) -> float:
+        return ratio(self.peak_rss("with"), self.peak_rss("without"))
+
+    def plugin_reports(self) -> int:
+        return max(run.plugin_reports for run in self.runs["with"])
+
+
+def write_configs(corpus: Corpus, workdir: Path) -> dict[str, Path]:
+    """Config files for both variants; they differ only in the plugins line."""
+    directory = workdir / "configs"
+    directory.mkdir(parents=True, exist_ok=True)
+    slug = corpus.name.split(" ")[0]
+    paths = {"without": directory / f"{slug}-without.ini", "with": directory / f"{slug}-with.ini"}
+    paths["without"].write_text(corpus.settings, encoding="utf-8")
+    paths["with"].write_text(with_plugin(corpus.settings), encoding="utf-8")
+    return paths
+
+
+def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
+    """One fresh mypy process on ``corpus``; its output goes to ``log``."""
+    command = [sys.executable, "-m", "mypy", "--config-file", str(config),
+               "--cache-dir", str(cache_dir), *corpus.targets]
+    environment = dict(os.environ)
+    # Both variants get the same path, so the import of mypy_plugin is the only difference.
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT), environment.get("PYTHONPATH", "")]))
+    with log.open("w", encoding="utf-8") as output:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=corpus.directory, env=environment,
+                                   stdout=output, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    if process.returncode not in (0, 1):  # 1: type errors found, which is normal here
+        last = (text.strip().splitlines() or ["no output"])[-1]
+        raise BenchmarkError(f"mypy on {corpus.name} with {config.name} exited "
+                             f"{process.returncode}: {last}")
+    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime,
+               peak_rss_mib=usage.ru_maxrss / 1024,
+               plugin_reports=sum("[proxy-" in line for line in text.splitlines()))
+
+
+def compare(corpus: Corpus, workdir: Path, mode: str, pairs: int) -> Comparison:
+    """``pairs`` alternating runs without and with the plugin, cold or warm cache."""
+    workdir = workdir.resolve()  # mypy runs in the corpus directory
+    configs = write_configs(corpus, workdir)
+    slug = corpus.name.split(" ")[0]
+    caches = {variant: workdir / "cache" / f"{slug}-{variant}" for variant in VARIANTS}
+    logs = workdir / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    comparison = Comparison(corpus.name, corpus.python_lines(), mode)
+    if mode == "warm":
+        for variant in VARIANTS:  # prime: one untimed run fills each cache
+            run_mypy(corpus, configs[variant], caches[variant], logs / f"{slug}-{variant}.log")
+    for index in range(pairs):
+        for variant in VARIANTS:
+            if mode == "cold":
+                shutil.rmtree(caches[variant], ignore_errors=True)
+            run = run_mypy(corpus, configs[variant], caches[variant],
+                           logs / f"{slug}-{variant}.log")
+            comparison.runs[variant].append(run)
+            note(f"  {corpus.name} {mode} {variant} plugin, run {index + 1}/{pairs}: "
+                 f"{run.wall:.2f} s wall, {run.cpu:.2f} s cpu, {run.peak_rss_mib:.0f} MiB")
+    if any(run.plugin_reports for run in comparison.runs["without"]):
+        raise BenchmarkError(f"{corpus.name}: proxy-* errors without the plugin; "
+                             "the baseline config is not plugin-free")
+    return comparison
+
+
+def format_time_table(comparisons: list[Comparison], title: str | None) -> list[list[str]]:
+    """Rows of the overhead table (header first)."""
+    header = ["corpus", "lines", "cache", "runs", "wall without", "wall with", "wall ratio",
+              "cpu without", "cpu with", "cpu ratio", "target", "proxy reports"]
+    rows = [header]
+    for c in comparisons:
+        target = TARGETS[c.mode]
+        verdict = "ok" if c.wall_ratio() <= target else "over"
+        rows.append([c.corpus, str(c.lines), c.mode, f"{len(c.runs['with'])}x2",
+                     f"{c.median_wall('without'):.3f} s", f"{c.median_wall('with'):.3f} s",
+                     f"{c.wall_ratio():.3f}x", f"{c.median_cpu('without'):.3f} s",
+                     f"{c.median_cpu('with'):.3f} s", f"{c.cpu_ratio():.3f}x",
+                     f"<={target:.2f} {verdict}", str(c.plugin_reports())])
+    return rows
+
+
+def format_memory_rows(comparisons: list[Comparison]) -> list[list[str]]:
+    """Rows of the memory table (header first): the peak over the cold runs."""
+    rows = [["corpus", "lines", "peak RSS without", "peak RSS with", "ratio"]]
+    for c in comparisons:
+        if c.mode == "cold":
+            rows.append([c.corpus, str(c.lines), f"{c.peak_rss('without'):.0f} MiB",
+                         f"{c.peak_rss('with'):.0f} MiB", f"{c.rss_ratio():.3f}x"])
+    return rows

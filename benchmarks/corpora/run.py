@@ -1,0 +1,280 @@
+"""mypy with and without the proxy-types plugin on real codebases.
+
+    python benchmarks/corpora/run.py [--only NAME ...] [--scratch DIR] [--output FILE]
+
+Downloads what it needs into the scratch folder (default ``scratch/corpora``):
+lightning-thunder wheels come from PyPI through ``pip download --no-deps``; the
+torch corpora are packages of the installed torch, checked where they are.
+Every corpus is checked twice with a cold cache, the same options each time, once
+without and once with the plugin.  The script asserts that mypy never crashed,
+prints a Markdown results table and writes it to ``--output`` (default
+``<scratch>/results.md``); each run's full output lands in ``<scratch>/<name>/``
+and the errors only the plugin run has in ``<scratch>/<name>/new-errors.txt``.
+Exit code 1 if mypy crashed on a corpus, 2 on bad arguments or a failed download.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.util
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_SCRATCH = REPO / "scratch" / "corpora"
+
+#: Options shared by every corpus: what a user adopting the plugin would write.
+#: check_untyped_defs matters: mypy runs no plugin hook in unchecked functions.
+BASE_OPTIONS = """\
+[mypy]
+python_version = 3.11
+check_untyped_defs = True
+ignore_missing_imports = True
+follow_imports = silent
+warn_unused_ignores = False
+enable_error_code = truthy-bool
+"""
+
+_ERROR = re.compile(r"^(?P<where>[^:\s][^:]*:\d+): error: (?P<message>.*?)(  \[(?P<code>[a-z-]+)\])?$")
+
+
+class CorpusError(Exception):
+    """A corpus could not be prepared (download or unpacking failed)."""
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One codebase: how to fetch it, what to check, and the plugin settings."""
+
+    name: str
+    description: str
+    packages: tuple[str, ...]  # mypy -p targets
+    plugin_settings: str  # the [mypy.plugins.proxy_types] section body
+    extra_options: str = ""  # more [mypy] options
+    thunder_version: str | None = None  # fetched from PyPI when set
+
+    def source_dir(self, scratch: Path) -> Path:
+        """Where mypy runs (the package root for thunder; torch comes from site-packages)."""
+        return scratch / self.name / "src"
+
+
+THUNDER_MIGRATE = """\
+migrate_classes = thunder.core.proxies.NumberProxy
+isinstance_functions = thunder.core.baseutils.check_type
+strict_isinstance = true
+"""
+
+THUNDER_MODERN = """\
+dynamic_number_classes = thunder.core.proxies.NumberProxy
+isinstance_functions = thunder.core.baseutils.check_type
+"""
+
+# thunder's dependencies (torch, lightning_utilities, ...) are not installed for
+# it: without site-packages every import of them is Any, which keeps the run at
+# seconds and leaves exactly thunder's own number handling to check.
+THUNDER_OPTIONS = "no_site_packages = True\n"
+
+CORPORA: tuple[Corpus, ...] = (
+    Corpus("thunder-0.1.0", "lightning-thunder 0.1.0 (legacy proxies subclass int/float/complex)",
+           ("thunder",), THUNDER_MIGRATE, THUNDER_OPTIONS, thunder_version="0.1.0"),
+    Corpus("thunder-0.2.6", "lightning-thunder 0.2.6 (proxies are not numbers)",
+           ("thunder",), THUNDER_MODERN, THUNDER_OPTIONS, thunder_version="0.2.6"),
+    Corpus("torch-refs", "installed torch: torch/_refs", ("torch._refs",), ""),
+    Corpus("torch-prims-common", "installed torch: torch/_prims_common",
+           ("torch._prims_common",), ""),
+    Corpus("torch-decomp", "installed torch: torch/_decomp", ("torch._decomp",), ""),
+    Corpus("torch-nn-modules", "installed torch: torch/nn/modules", ("torch.nn.modules",), ""),
+)
+
+
+@dataclass
+class RunResult:
+    """One mypy run: wall and CPU time, error counts per code, and whether mypy crashed."""
+
+    seconds: float
+    cpu_seconds: float  # of mypy's process: steadier than wall time on a shared machine
+    codes: collections.Counter[str]
+    errors: list[str]
+    crashed: bool
+    files: int
+
+
+# -- preparing corpora ---------------------------------------------------------
+
+
+def prepare(corpus: Corpus, scratch: Path) -> Path:
+    """Fetch the corpus if needed; the directory mypy runs in."""
+    source = corpus.source_dir(scratch)
+    source.mkdir(parents=True, exist_ok=True)
+    if corpus.thunder_version is not None and not (source / "thunder").is_dir():
+        wheel = download_thunder(corpus.thunder_version, scratch / "downloads")
+        with zipfile.ZipFile(wheel) as archive:
+            members = [m for m in archive.namelist() if m.startswith("thunder/")]
+            archive.extractall(source, members)
+    if corpus.thunder_version is None and importlib.util.find_spec("torch") is None:
+        raise CorpusError("torch is not installed in this Python environment")
+    return source
+
+
+def download_thunder(version: str, downloads: Path) -> Path:
+    """The lightning-thunder wheel of ``version``, downloaded from PyPI once."""
+    pattern = f"lightning_thunder-{version}-*.whl"
+    found = sorted(downloads.glob(pattern))
+    if not found:
+        downloads.mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+             f"lightning-thunder=={version}", "-d", str(downloads)],
+            capture_output=True, text=True, check=False)
+        found = sorted(downloads.glob(pattern))
+        if result.returncode != 0 or not found:
+            last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
+            raise CorpusError(f"pip download lightning-thunder=={version} failed: {last}")
+    return found[0]
+
+
+def write_configs(corpus: Corpus, directory: Path) -> tuple[Path, Path]:
+    """(baseline, plugin) mypy configuration files: identical but for the plugin."""
+    baseline = BASE_OPTIONS + corpus.extra_options
+    with_plugin = (baseline.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
+                   + "\n[mypy.plugins.proxy_types]\n" + corpus.plugin_settings)
+    baseline_file, plugin_file = directory / "baseline.ini", directory / "plugin.ini"
+    baseline_file.write_text(baseline)
+    plugin_file.write_text(with_plugin)
+    return baseline_file, plugin_file
+
+
+# -- running mypy --------------------------------------------------------------
+
+
+def run_mypy(corpus: Corpus, config: Path, cwd: Path, cache: Path, log: Path) -> RunResult:
+    """One cold-cache mypy run; its output is kept in ``log``."""
+    shutil.rmtree(cache, ignore_errors=True)
+    command = [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+               str(cache), "--show-traceback"]
+    for package in corpus.packages:
+        command += ["-p", package]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    cpu_before = _children_cpu_seconds()
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                            env=environment, check=False)
+    seconds = time.perf_counter() - start
+    cpu_seconds = _children_cpu_seconds() - cpu_before
+    output = result.stdout + result.stderr
+    log.write_text(output)
+    errors: list[str] = []
+    codes: collections.Counter[str] = collections.Counter()
+    for line in result.stdout.splitlines():
+        match = _ERROR.match(line)
+        if match is not None:
+            errors.append(line)
+            codes[match["code"] or "(none)"] += 1
+    crashed = ("INTERNAL ERROR" in output or "Traceback" in output
+               or result.returncode not in (0, 1))
+    checked = re.search(r"(?:checked|found in) (\d+) source files?", result.stdout)
+    return RunResult(seconds, cpu_seconds, codes, errors, crashed,
+                     int(checked[1]) if checked else 0)
+
+
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def check_corpus(corpus: Corpus, scratch: Path) -> tuple[RunResult, RunResult]:
+    """Baseline and plugin runs of one corpus."""
+    source = prepare(corpus, scratch)
+    directory = source.parent
+    baseline_config, plugin_config = write_configs(corpus, directory)
+    baseline = run_mypy(corpus, baseline_config, source, directory / "cache-baseline",
+                        directory / "mypy-baseline.txt")
+    plugin = run_mypy(corpus, plugin_config, source, directory / "cache-plugin",
+                      directory / "mypy-plugin.txt")
+    baseline_lines = set(baseline.errors)
+    new = [line for line in plugin.errors if line not in baseline_lines]
+    (directory / "new-errors.txt").write_text("".join(line + "\n" for line in new))
+    return baseline, plugin
+
+
+# -- reporting -----------------------------------------------------------------
+
+
+def table(rows: list[tuple[Corpus, RunResult, RunResult]]) -> str:
+    """The Markdown results table."""
+    lines = [
+        "| corpus | files | mypy wall / CPU (s) | mypy + plugin wall / CPU (s) | CPU ratio "
+        "| crashed | plugin findings | other codes that changed (baseline -> plugin) |",
+        "| --- | ---: | ---: | ---: | ---: | --- | --- | --- |",
+    ]
+    for corpus, baseline, plugin in rows:
+        findings = ", ".join(f"{code} {count}" for code, count in sorted(plugin.codes.items())
+                             if code.startswith("proxy-")) or "none"
+        changed = [f"{code} {baseline.codes[code]} -> {plugin.codes[code]}"
+                   for code in sorted(set(baseline.codes) | set(plugin.codes))
+                   if not code.startswith("proxy-") and baseline.codes[code] != plugin.codes[code]]
+        crashed = "yes" if baseline.crashed or plugin.crashed else "no"
+        lines.append(
+            f"| {corpus.name} | {plugin.files} "
+            f"| {baseline.seconds:.1f} / {baseline.cpu_seconds:.1f} "
+            f"| {plugin.seconds:.1f} / {plugin.cpu_seconds:.1f} "
+            f"| {plugin.cpu_seconds / max(baseline.cpu_seconds, 0.001):.2f} | {crashed} | {findings} "
+            f"| {', '.join(changed) or 'none'} |")
+    return "\n".join(lines) + "\n"
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"run.py: error: {message}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit code."""
+    names = [corpus.name for corpus in CORPORA]
+    parser = _OneLineParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--only", action="append", choices=names, metavar="NAME",
+                        help=f"check only this corpus (repeatable): {', '.join(names)}")
+    parser.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH,
+                        help="where downloads, caches and logs go (default: scratch/corpora)")
+    parser.add_argument("--output", type=Path, help="results file (default: SCRATCH/results.md)")
+    options = parser.parse_args(argv)
+    scratch: Path = options.scratch.resolve()
+    output: Path = options.output or scratch / "results.md"
+    selected = [corpus for corpus in CORPORA if not options.only or corpus.name in options.only]
+    rows: list[tuple[Corpus, RunResult, RunResult]] = []
+    started = time.perf_counter()
+    for corpus in selected:
+        print(f"checking {corpus.name}: {corpus.description}", file=sys.stderr, flush=True)
+        try:
+            baseline, plugin = check_corpus(corpus, scratch)
+        except CorpusError as error:
+            print(f"run.py: error: {corpus.name}: {error}", file=sys.stderr)
+            return 2
+        rows.append((corpus, baseline, plugin))
+    report = table(rows)
+    report += f"\nTotal wall time: {time.perf_counter() - started:.0f} s.\n"
+    print(report)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(report)
+    crashed = [corpus.name for corpus, baseline, plugin in rows
+               if baseline.crashed or plugin.crashed]
+    if crashed:
+        print(f"run.py: error: mypy crashed on {', '.join(crashed)} (see the logs in "
+              f"{scratch})", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""proxy-concretize for a bare dynamic bool parameter used as a condition (``if flag:``).
+
+No mypy hook sees a name.  This check runs from the type-analysis hook of the
+dynamic bool classes while mypy analyzes a function signature: when a
+parameter is annotated exactly ``torch.SymBool`` (or ``BoolProxy``), the
+function body is searched for that parameter, by name, where Python asks for
+its truth value.  A function that rebinds the name anywhere is skipped, so a
+name is only reported while it certainly still holds the parameter.
+
+``BoolProxy`` has no ``__bool__`` in the stubs, so mypy's own ``truthy-bool``
+code reports the same places; the plugin reports them only where that code is
+disabled.  ``SymBool`` declares ``__bool__``, so ``truthy-bool`` never fires.
+"""
+
+from __future__ import annotations
+
+from mypy import errorcodes
+from mypy.nodes import (
+    Argument,
+    AssertStmt,
+    AssignmentExpr,
+    AssignmentStmt,
+    ClassDef,
+    ConditionalExpr,
+    Decorator,
+    DelStmt,
+    DictionaryComprehension,
+    Expression,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    GlobalDecl,
+    IfStmt,
+    Import,
+    ImportFrom,
+    MatchStmt,
+    NameExpr,
+    Node,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    OpExpr,
+    TryStmt,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.patterns import AsPattern, MappingPattern, StarredPattern
+from mypy.plugin import AnalyzeTypeContext
+from mypy.types import Type
+
+from proxy_types import _table
+
+from . import errors
+from .config import ProxyTypesConfig
+from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+
+#: Dynamic bool classes whose annotation starts the search, with the shown name.
+DYNAMIC_BOOL_CLASSES: dict[str, str] = {
+    kind.fullname: kind.name for kind in _table.DYNAMIC_NUMBER_TYPES if kind.python_type == "bool"
+}
+#: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
+_WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)
+
+
+class BareConditionChecker:
+    """The type-analysis hook for dynamic bool classes, reporting bare-name conditions."""
+
+    def __init__(self, config: ProxyTypesConfig) -> None:
+        self.modules = ReportedModules(config)
+        self.default_analysis = DefaultAnalysis()
+
+    def wants(self, fullname: str) -> bool:
+        """True if ``fullname`` is a dynamic bool class whose analysis we watch."""
+        return fullname in DYNAMIC_BOOL_CLASSES and not self.default_analysis.active
+
+    def hook(self, fullname: str) -> _Hook:
+        """The analysis hook for ``fullname`` (one of :data:`DYNAMIC_BOOL_CLASSES`)."""
+        return _Hook(self, fullname)
+
+    def check(self, ctx: AnalyzeTypeContext, fullname: str) -> None:
+        """Report the bare conditions on the parameter annotated by ``ctx.type``."""
+        semanal = semantic_analyzer(ctx)
+        if semanal is None or not self.modules.includes(semanal):
+            return
+        if fullname in _WITHOUT_BOOL_DUNDER and semanal.errors.is_error_code_enabled(
+            errorcodes.TRUTHY_BOOL
+        ):
+            return  # mypy reports these itself
+        statement = semanal.statement
+        function = statement.func if isinstance(statement, Decorator) else statement
+        if not isinstance(function, FuncDef):
+            return
+        parameter = _parameter_annotated_by(function, ctx)
+        if parameter is None or parameter in _names_bound_in(function):
+            return
+        for condition in _tested_expressions(function):
+            if isinstance(condition, NameExpr) and condition.name == parameter:
+                errors.dynamic_bool_condition(
+                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname]
+                )
+
+
+class _Hook:
+    """One class's hook: mypy's own analysis, then the check."""
+
+    def __init__(self, checker: BareConditionChecker, fullname: str) -> None:
+        self.checker = checker
+        self.fullname = fullname
+
+    def __call__(self, ctx: AnalyzeTypeContext) -> Type:
+        analyzed = self.checker.default_analysis(ctx)
+        try:
+            self.checker.check(ctx, self.fullname)
+        except Exception:
+            pass  # never let a plugin bug break mypy's analysis
+        return analyzed
+
+
+def _parameter_annotated_by(function: FuncDef, ctx: AnalyzeTypeContext) -> str | None:
+    """The parameter whose whole annotation is ``ctx.type`` (not ``Optional[...]`` of it)."""
+    signature = function.type
+    arg_types = getattr(signature, "arg_types", None)
+    if arg_types is None:
+        return None
+    for name, arg_type in zip(function.arg_names, arg_types):
+        if arg_type is ctx.type and name is not None:
+            return name
+    return None
+
+
+def _inside_function(node: Node) -> bool:
+    return True  # nested functions and lambdas included: they see the parameter too
+
+
+def _names_bound_in(function: FuncDef) -> set[str]:
+    """Every name assigned, imported, declared or defined anywhere inside ``function``."""
+    bound: set[str] = set()
+    targets: list[Expression] = []
+    for node in walk(function.body, _inside_function):
+        if isinstance(node, AssignmentStmt):
+            targets += node.lvalues
+        elif isinstance(node, (OperatorAssignmentStmt, AssignmentExpr)):
+            targets.append(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.target)
+        elif isinstance(node, ForStmt):
+            targets.append(node.index)
+        elif isinstance(node, WithStmt):
+            targets += [target for target in node.target if target is not None]
+        elif isinstance(node, TryStmt):
+            targets += [var for var in node.vars if var is not None]
+        elif isinstance(node, DelStmt):
+            targets.append(node.expr)
+        elif isinstance(node, (GeneratorExpr, DictionaryComprehension)):
+            targets += node.indices
+        elif isinstance(node, Argument):
+            bound.add(node.variable.name)
+        elif isinstance(node, (FuncDef, ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (GlobalDecl, NonlocalDecl)):
+            bound.update(node.names)
+        elif isinstance(node, Import):
+            bound.update((alias or module).partition(".")[0] for module, alias in node.ids)
+        elif isinstance(node, ImportFrom):
+            bound.update(alias or name for name, alias in node.names)
+        elif isinstance(node, AsPattern) and node.name is not None:
+            bound.add(node.name.name)
+        elif isinstance(node, StarredPattern) and node.capture is not None:
+            bound.add(node.capture.name)
+        elif isinstance(node, MappingPattern) and node.rest is not None:
+            bound.add(node.rest.name)
+    for target in targets:
+        bound.update(n.name for n in walk(target, _inside_function) if isinstance(n, NameExpr))
+    return bound
+
+
+def _tested_expressions(function: FuncDef) -> list[Expression]:
+    """Expressions in ``function`` whose truth value Python asks for."""
+    tested: list[Expression] = []
+
+    def mark(expr: Expression) -> None:
+        tested.append(expr)
+        if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+            mark(expr.right)  # tested too when the whole is tested
+        elif isinstance(expr, UnaryExpr) and expr.op == "not":
+            mark(expr.expr)
+
+    for node in walk(function.body, _inside_function):
+        if isinstance(node, IfStmt):
+            conditions = list(node.expr)
+        elif isinstance(node, (WhileStmt, AssertStmt)):
+            conditions = [node.expr]
+        elif isinstance(node, MatchStmt):
+            conditions = [guard for guard in node.guards if guard is not None]
+        elif isinstance(node, ConditionalExpr):
+            conditions = [node.cond]
+        elif isinstance(node, OpExpr) and node.op in ("and", "or"):
+            conditions = [node.left]  # always tested; the right one only via mark()
+        elif isinstance(node, UnaryExpr) and node.op == "not":
+            conditions = [node.expr]
+        elif isinstance(node, (GeneratorExpr, DictionaryComprehension)):
+            conditions = [c for group in node.condlists for c in group]
+        else:
+            continue
+        for condition in conditions:
+            mark(condition)
+    return tested

@@ -1,0 +1,197 @@
+"""Migration mode: type-check legacy proxies as if they no longer subclassed numbers.
+
+Legacy proxy classes (``class FloatProxy(NumberProxy, float)``) pass every
+``isinstance(x, float)`` check at runtime.  With ``migrate_classes`` set, mypy
+sees these classes (and their subclasses) without their ``int``/``float``/
+``complex`` and ``numbers`` bases, so every place that relies on the merge
+becomes an ordinary type error.  The hidden bases are kept in the class's
+metadata (mypy caches it), for the checks that must know what is true at runtime.
+"""
+
+from __future__ import annotations
+
+from mypy.mro import MroError, calculate_mro
+import sys
+from typing import NamedTuple
+
+from mypy.nodes import CallExpr, Expression, MemberExpr, OpExpr, RefExpr, TypeInfo
+from mypy.plugin import CheckerPluginInterface, ClassDefContext
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    TupleType,
+    Type,
+    TypeType,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+from mypy.typevars import fill_typevars_with_any
+
+from . import errors
+from .config import ProxyTypesConfig
+from .constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES, static_classes_of
+from .dynamic import expression_type
+
+METADATA_KEY = "proxy_types"
+LEGACY_BASES_KEY = "legacy_bases"
+
+#: Bases hidden from a legacy proxy: the subclassable static number classes.
+HIDDEN_BASES: frozenset[str] = STATIC_NUMBER_CLASSES - {"builtins.bool"}
+
+#: Static types a legacy proxy may hide behind (``bool`` cannot be subclassed).
+_COVER_TYPES: frozenset[str] = frozenset(
+    {"builtins.int", "builtins.float", "builtins.complex", "builtins.object", *STATIC_NUMBER_ABCS}
+)
+
+
+def migrated_class(info: TypeInfo, migrate_classes: frozenset[str]) -> str | None:
+    """Name of the migrate class ``info`` is or derives from, or None."""
+    for base in info.mro or [info]:
+        if base.fullname in migrate_classes:
+            return base.name
+    return None
+
+
+def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
+    """MRO hook: drop the static number bases of a legacy proxy class, report the class."""
+    info = ctx.cls.info
+    migrate_name = migrated_class(info, frozenset(config.migrate_classes))
+    if migrate_name is None:
+        return
+    hidden = [base for base in info.bases if base.type.fullname in HIDDEN_BASES]
+    if not hidden:
+        return
+    original_bases, original_mro = info.bases, info.mro
+    info.bases = [base for base in info.bases if base not in hidden] or [
+        ctx.api.named_type("builtins.object")
+    ]
+    info.mro = []  # calculate_mro keeps an existing MRO
+    try:
+        calculate_mro(info, lambda: ctx.api.named_type("builtins.object"))
+    except MroError:
+        info.bases, info.mro = original_bases, original_mro
+        return
+    names = [base.type.fullname for base in hidden]
+    info.metadata.setdefault(METADATA_KEY, {})[LEGACY_BASES_KEY] = names
+    if not config.is_exempt(ctx.api.cur_mod_id):
+        shown = ", ".join(_short(name) for name in names)
+        errors.legacy_static_base(ctx.api, ctx.cls, info.name, migrate_name, shown)
+
+
+def legacy_bases(info: TypeInfo) -> list[str]:
+    """Static number bases hidden from ``info`` or any of its ancestors."""
+    found: list[str] = []
+    for base in info.mro:
+        names = base.metadata.get(METADATA_KEY, {}).get(LEGACY_BASES_KEY, [])
+        found += [name for name in names if isinstance(name, str) and name not in found]
+    return found
+
+
+class LegacyMatch(NamedTuple):
+    """A legacy proxy class in a checked value whose hidden base makes the check True."""
+
+    info: TypeInfo
+    base: str
+
+
+def legacy_match(subject: Type, checked: list[str], depth: int = 0) -> LegacyMatch | None:
+    """The legacy proxy in ``subject`` that is an instance of a ``checked`` class at runtime."""
+    proper = get_proper_type(subject)
+    if depth > 20:
+        return None
+    if isinstance(proper, Instance):
+        for base in legacy_bases(proper.type):
+            if any(name in static_classes_of(base) for name in checked):
+                return LegacyMatch(proper.type, base)
+        return None
+    items: list[Type] = []
+    if isinstance(proper, UnionType):
+        items = list(proper.items)
+    elif isinstance(proper, TypeVarType):
+        items = [proper.upper_bound, *proper.values]
+    for item in items:
+        found = legacy_match(item, checked, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def may_hide_legacy_proxy(subject: Type, depth: int = 0) -> str | None:
+    """Name of a static type in ``subject`` that a legacy proxy may stand behind.
+
+    ``Literal[...]`` types and final or unrelated classes (``bool``, ``str``) cannot.
+    """
+    proper = get_proper_type(subject)
+    if depth > 20 or isinstance(proper, LiteralType):
+        return None
+    if isinstance(proper, AnyType):
+        return "Any"
+    if isinstance(proper, Instance):
+        if proper.last_known_value is not None or proper.type.fullname not in _COVER_TYPES:
+            return None
+        return _short(proper.type.fullname)
+    items: list[Type] = []
+    if isinstance(proper, UnionType):
+        items = list(proper.items)
+    elif isinstance(proper, TypeVarType):
+        items = [proper.upper_bound, *proper.values]
+    for item in items:
+        found = may_hide_legacy_proxy(item, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+#: Standard-library modules whose objects may hand back a number they were given.
+_NUMBER_MODULES = frozenset({"builtins", "numbers", "fractions", "decimal"})
+
+
+def made_by_standard_library(api: CheckerPluginInterface, expr: Expression) -> bool:
+    """True for ``len(x)`` and attributes of standard-library objects (``instr.arg``).
+
+    CPython builds those numbers itself, so they are never a legacy proxy.
+    """
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr):
+        return expr.callee.fullname == "builtins.len"
+    if isinstance(expr, MemberExpr):
+        owner = get_proper_type(expression_type(api, expr.expr))
+        if isinstance(owner, TupleType):  # a NamedTuple such as dis.Instruction
+            owner = owner.partial_fallback
+        if isinstance(owner, Instance):
+            package = owner.type.module_name.partition(".")[0]
+            return package in sys.stdlib_module_names and package not in _NUMBER_MODULES
+    return False
+
+
+def keep_branch_checked(
+    api: CheckerPluginInterface, classes_expr: Expression, legacy: TypeInfo
+) -> None:
+    """Make mypy narrow ``isinstance(p, float)`` to the legacy class instead of Never.
+
+    mypy reads the classes of an isinstance check from the type it stored for the
+    classes argument, after this hook has run; adding ``type[Legacy]`` there keeps
+    the True branch reachable and checked with the proxy's real class.
+    """
+    store_type = getattr(api, "store_type", None)
+    lookup_type = getattr(api, "lookup_type", None)
+    target = classes_expr
+    while isinstance(target, OpExpr) and target.op == "|":
+        target = target.right  # mypy reads each operand of `int | float` separately
+    if store_type is None or lookup_type is None:
+        return
+    try:
+        original = lookup_type(target)
+    except KeyError:
+        return
+    if not isinstance(original, Type):
+        return
+    legacy_type = fill_typevars_with_any(legacy)
+    if not isinstance(legacy_type, Instance):
+        return
+    store_type(target, UnionType.make_union([original, TypeType(legacy_type)]))
+
+
+def _short(fullname: str) -> str:
+    return fullname.removeprefix("builtins.")

@@ -1,0 +1,96 @@
+"""Helpers for the checks that run inside mypy's semantic analyzer (casts, bare conditions).
+
+Both are reported from a type-analysis hook: mypy's analysis of a class name
+such as ``int`` or ``torch.SymBool``.  Such a hook replaces mypy's own
+analysis, so :class:`DefaultAnalysis` gets that analysis by re-entering it
+with the hook switched off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from mypy.nodes import Argument, Block, Expression, Node, Statement
+from mypy.patterns import Pattern
+from mypy.plugin import AnalyzeTypeContext
+from mypy.semanal import SemanticAnalyzer
+from mypy.types import Type
+
+from .config import ProxyTypesConfig
+
+
+class DefaultAnalysis:
+    """mypy's own analysis of a type whose analysis hook this plugin took over."""
+
+    def __init__(self) -> None:
+        self.active = False
+
+    def __call__(self, ctx: AnalyzeTypeContext) -> Type:
+        self.active = True
+        try:
+            # While active, the plugin returns no hook, so mypy analyzes as usual.
+            return ctx.api.analyze_type(ctx.type)
+        finally:
+            self.active = False
+
+
+class ReportedModules:
+    """Whether the module being analyzed gets reports; remembered for the last module."""
+
+    def __init__(self, config: ProxyTypesConfig) -> None:
+        self.config = config
+        self._module = ""
+        self._reported = False
+
+    def includes(self, semanal: SemanticAnalyzer) -> bool:
+        """False for stubs, exempt modules and installed libraries (errors never shown)."""
+        if semanal.cur_mod_id != self._module:
+            self._module = semanal.cur_mod_id
+            path = semanal.cur_mod_node.path.replace("\\", "/")
+            self._reported = not (
+                semanal.is_stub_file
+                or self.config.is_exempt(self._module)
+                or "/site-packages/" in path
+                or "/dist-packages/" in path
+            )
+        return self._reported
+
+
+def semantic_analyzer(ctx: AnalyzeTypeContext) -> SemanticAnalyzer | None:
+    """The semantic analyzer behind a type-analysis hook's API."""
+    semanal = getattr(ctx.api, "api", None)
+    return semanal if isinstance(semanal, SemanticAnalyzer) else None
+
+
+# Links back into the symbol graph, or copies of a definition, not parts of the tree.
+_NOT_CHILDREN = frozenset({"node", "info", "def_var", "original_def", "expanded", "impl",
+                           "def_or_infer_vars", "removed_base_type_exprs", "removed_statements"})
+_TREE_NODES = (Statement, Expression, Block, Argument, Pattern)
+
+
+def walk(root: Node, descend: Callable[[Node], bool]) -> Iterator[Node]:
+    """``root`` and the tree nodes below it, entering a node's children only if ``descend``.
+
+    A hand-written walk: compiled mypy refuses interpreted visitor subclasses.
+    """
+    pending: list[object] = [root]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (list, tuple)):
+            pending.extend(reversed(item))
+            continue
+        if not isinstance(item, _TREE_NODES) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        yield item
+        if item is root or descend(item):
+            pending.extend(reversed([getattr(item, name, None) for name in _children(type(item))]))
+
+
+def _children(cls: type) -> list[str]:
+    compiled: list[str] | None = getattr(cls, "__mypyc_attrs__", None)
+    names = list(compiled) if compiled is not None else [
+        name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
+    ]
+    return [name for name in names if not name.startswith("_") and name not in _NOT_CHILDREN]

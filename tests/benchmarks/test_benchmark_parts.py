@@ -1,0 +1,85 @@
+"""The pieces the benchmark tables rest on: fair configs, right guard answers, profile labels."""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import bench_guards  # noqa: E402
+from benchmarks._common import BenchmarkError, render_table  # noqa: E402
+from benchmarks.bench_plugin import write_configs  # noqa: E402
+from benchmarks.corpus import PLUGINS_LINE, Corpus, project_corpus, with_plugin  # noqa: E402
+from benchmarks.profile_plugin import plugin_costs  # noqa: E402
+
+
+def test_configs_differ_only_in_the_plugins_line(tmp_path: Path) -> None:
+    corpus = project_corpus(tmp_path)
+    paths = write_configs(corpus, tmp_path)
+    without = paths["without"].read_text().splitlines()
+    with_ = paths["with"].read_text().splitlines()
+    assert [line for line in with_ if line not in without] == [PLUGINS_LINE]
+    assert [line for line in without if line not in with_] == []
+    assert without == (ROOT / "mypy.ini").read_text().splitlines()
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ("[mypy]\nplugins = other_plugin\n", "already name plugins"),
+        ("[tool.mypy]\nstrict = true\n", r"no \[mypy\] section"),
+    ],
+)
+def test_with_plugin_refuses_unfair_baselines(settings: str, message: str) -> None:
+    with pytest.raises(BenchmarkError, match=message):
+        with_plugin(settings)
+
+
+def test_corpus_lines_count_python_and_stubs(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\ny = 2\n")
+    (tmp_path / "pkg" / "b.pyi").write_text("z: int\n")
+    (tmp_path / "pkg" / "notes.txt").write_text("not counted\n")
+    assert Corpus("t", tmp_path, ("pkg",), "[mypy]\n").python_lines() == 3
+    assert Corpus("t", tmp_path, (), "[mypy]\nfiles = pkg/a.py\n").python_lines() == 2
+
+
+def test_guard_answers_are_checked_before_timing() -> None:
+    subjects, _ = bench_guards.subjects(with_torch=False)
+    assert bench_guards.wrong_answers(subjects) == []
+    lying = dict(subjects, int=bench_guards.Subject(12345, static=False, dynamic=True))
+    assert bench_guards.wrong_answers(lying) == ["int"]
+
+
+def test_symint_subjects_are_dynamic() -> None:
+    pytest.importorskip("torch")
+    subjects, is_concrete_int = bench_guards.subjects(with_torch=True)
+    assert type(subjects["SymInt backed"].value).__name__ == "SymInt"
+    assert bench_guards.wrong_answers(subjects) == []
+    assert is_concrete_int is not None and is_concrete_int(3) is True
+    assert is_concrete_int(subjects["SymInt unbacked"].value) is False
+
+
+def test_profile_counts_only_calls_from_mypy() -> None:
+    # Plugin code called from this test file is not called by mypy: nothing counted.
+    from mypy_plugin.constants import is_comparison_method
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    assert is_comparison_method("builtins.int.__lt__")
+    profiler.disable()
+    total, entries = plugin_costs(pstats.Stats(profiler))
+    assert (total, entries) == (0.0, [])
+
+
+def test_render_table_aligns_columns() -> None:
+    text = render_table("t", ["name", "value"], [["a", "1"], ["long name", "22"]])
+    assert text.splitlines() == ["== t ==", "name       value", "----------------",
+                                 "a              1", "long name     22"]
+    assert render_table(None, ["h"], [["x"]], rule=False).splitlines() == ["h", "x"]

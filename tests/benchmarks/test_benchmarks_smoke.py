@@ -1,0 +1,135 @@
+"""The benchmarks run end to end in quick mode and print well-formed tables.
+
+Speed is never asserted: only that each table has its rows and its numbers parse.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def run_benchmarks(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+
+
+def tables(stdout: str) -> dict[str, list[list[str]]]:
+    """{title: rows (header first, rule dropped)}, cells split on runs of 2+ spaces."""
+    found: dict[str, list[list[str]]] = {}
+    for block in stdout.strip().split("\n\n"):
+        lines = block.splitlines()
+        assert lines[0].startswith("== ") and lines[0].endswith(" =="), block
+        assert set(lines[2]) == {"-"}, block
+        title = lines[0][3:-3].split(":")[0]
+        found[title] = [re.split(r"\s{2,}", line.strip()) for line in [lines[1], *lines[3:]]]
+    return found
+
+
+def number(cell: str, unit: str) -> float:
+    """The number in a cell such as ``0.812 s``, ``1.004x`` or ``12.5 ns (0.98x)``."""
+    value = cell.split(" (")[0].removesuffix(unit).strip()
+    assert NUMBER.match(value), f"{cell!r} is not a number in {unit!r}"
+    return float(value)
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, list[list[str]]], dict[str, object]]:
+    workdir = tmp_path_factory.mktemp("bench")
+    results = workdir / "results.json"
+    completed = run_benchmarks("--quick", "--workdir", str(workdir), "--json", str(results))
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return tables(completed.stdout), json.loads(results.read_text())
+
+
+def test_quick_run_prints_every_table(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
+    found, _ = quick_run
+    assert list(found) == ["machine", "plugin overhead", "memory", "plugin profile", "guards",
+                           "operations"]
+    facts = dict(found["machine"][1:])
+    assert {"cpu", "nproc", "memory", "python", "mypy", "torch"} <= set(facts)
+    assert facts["nproc"].isdigit()
+
+
+def test_overhead_rows_compare_both_cache_modes(
+    quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]
+) -> None:
+    header, *rows = quick_run[0]["plugin overhead"]
+    assert header[:4] == ["corpus", "lines", "cache", "runs"]
+    assert [row[2] for row in rows] == ["cold", "warm"]
+    for row in rows:
+        cells = dict(zip(header, row))
+        assert cells["runs"] == "1x2"
+        for column in ("wall without", "wall with", "cpu without", "cpu with"):
+            assert number(cells[column], " s") > 0
+        assert number(cells["wall ratio"], "x") > 0 and number(cells["cpu ratio"], "x") > 0
+        assert re.match(r"^<=1\.0[23] (ok|over)$", cells["target"])
+        # The examples hold deliberate mistakes: reports prove the plugin was loaded.
+        assert int(cells["proxy reports"]) > 0
+
+
+def test_memory_row_has_both_peaks(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
+    header, *rows = quick_run[0]["memory"]
+    assert len(rows) == 1 and rows[0][0].startswith("quick")
+    cells = dict(zip(header, rows[0]))
+    assert number(cells["peak RSS without"], " MiB") > 10
+    assert number(cells["peak RSS with"], " MiB") > 10
+
+
+def test_profile_counts_hook_calls(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
+    found, results = quick_run
+    header, *rows = found["plugin profile"]
+    total = rows[-1]
+    assert total[0].startswith("all plugin code")
+    assert int(total[1]) > 0 and number(total[2], " s") > 0
+    assert all(int(row[1]) > 0 for row in rows)
+    profile = results["profile"]
+    assert isinstance(profile, dict)
+    functions = {entry["function"] for entry in profile["entries"]}
+    assert any(name.startswith("main.ProxyTypesPlugin.get_") for name in functions)
+    assert "__init__.plugin" in functions  # the import of the plugin is counted too
+    assert 0 < profile["plugin_seconds"] < profile["run_seconds"]
+
+
+def test_guard_and_operation_rows(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
+    found, results = quick_run
+    header, *rows = found["guards"]
+    assert "is_static_number" in header and "isinstance NumberClasses" in header
+    subjects = [row[0] for row in rows]
+    assert subjects[:2] == ["int", "float"] and "IntegerProxy" in subjects and "object" in subjects
+    for row in rows:
+        assert number(row[1], " ns") > 0  # the baseline applies to every subject
+    operations = [row[0] for row in found["operations"][1:]]
+    assert "IntegerProxy inside trace" in operations and "IntegerProxy outside trace" in operations
+    if "torch" in sys.modules or _torch_installed():
+        assert "SymInt backed" in subjects and "SymInt backed" in operations
+    assert set(results) >= {"machine", "plugin", "profile", "guards", "operations"}
+
+
+def _torch_installed() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("torch") is not None
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--sections", "plugin,speed"], 'unknown section "speed"'),
+        (["--corpora", "numpy"], 'unknown corpus "numpy"'),
+        (["--cold-pairs", "0"], "--cold-pairs must be at least 1, got 0"),
+    ],
+)
+def test_bad_arguments_give_one_line(args: list[str], expected: str) -> None:
+    completed = run_benchmarks(*args)
+    assert completed.returncode == 2
+    assert expected in completed.stderr
+    assert "Traceback" not in completed.stderr

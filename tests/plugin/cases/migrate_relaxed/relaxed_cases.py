@@ -1,0 +1,17 @@
+# E: [proxy-config] migrate_classes entry "relaxed_lib.check_type" is a function, not a class
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from relaxed_lib import LegacyInt, check_type
+
+
+def relaxed(p: LegacyInt, n: int, x: float, a: Any, o: object) -> None:
+    if isinstance(p, numbers.Number):  # E: [proxy-isinstance] (numbers.Number) is True at runtime for legacy proxy "LegacyInt" only through its legacy base "int"
+        n = p  # E: [assignment] Incompatible types in assignment (expression has type "LegacyInt", variable has type "int")
+    isinstance(n, int)
+    isinstance(x, float)
+    isinstance(a, int)
+    isinstance(o, int)
+    check_type(p, int)

@@ -1,0 +1,46 @@
+"""The repository's own promises: CI runs the README's command, the code type-checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ci_command() -> str:
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = [line for line in lines if line.startswith("python3 -m venv")]
+    assert len(commands) == 1, f".ci/run should run one install-and-test line, found {commands}"
+    return commands[0]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    head = readme[:12]
+    indented = [line.strip() for line in head if line.startswith("    ")]
+    assert len(indented) == 2, f"the README should open with two commands, found {indented}"
+    install_and_check, install_and_test = indented
+    assert "proxy-types check" in install_and_check
+    assert install_and_test == ci_command()
+
+
+def run_mypy(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *arguments],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+
+
+def test_project_is_clean_under_strict_mypy() -> None:
+    # mypy.ini: the plugin and the tests, strict, against the stubs users get.
+    result = run_mypy()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found" in result.stdout
+
+
+def test_runtime_sources_are_clean_under_strict_mypy() -> None:
+    result = run_mypy("--strict", "proxy_types")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found" in result.stdout
