@@ -9,7 +9,6 @@ Progress goes to stderr, tables to stdout.
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import subprocess
@@ -48,6 +47,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
                         help="alternating without/with pairs, cold cache (default 5)")
     parser.add_argument("--warm-pairs", type=int, default=None,
                         help="alternating without/with pairs, warm cache (default 10)")
+    parser.add_argument("--modes", default="cold,warm",
+                        help="cache modes to measure: cold, warm or cold,warm (default)")
     parser.add_argument("--profile-corpus", default=None,
                         help="corpus for the hook profile (default torch-refs)")
     parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
@@ -59,6 +60,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         parser.error(f'unknown section "{unknown[0]}" (known: {", ".join(SECTIONS)})')
     arguments.sections = sections
+    arguments.modes = [m.strip() for m in arguments.modes.split(",") if m.strip()]
+    if not arguments.modes or any(m not in ("cold", "warm") for m in arguments.modes):
+        parser.error(f'--modes: expected cold, warm or cold,warm, got "{",".join(arguments.modes)}"')
     for name in ("cold_pairs", "warm_pairs"):
         value = getattr(arguments, name)
         if value is not None and value < 1:
@@ -74,16 +78,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return arguments
 
 
-def _compile_bytecode() -> None:
-    # An installed plugin has .pyc files; a checkout under PYTHONDONTWRITEBYTECODE
-    # would recompile it on every mypy run, a cost users never pay.
-    for package in ("mypy_plugin", "proxy_types"):
-        compileall.compile_dir(str(ROOT / package), quiet=1)
-
-
 def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]]:
     """Overhead and memory tables for each corpus, cold then warm."""
-    _compile_bytecode()
     names = [name.strip() for name in arguments.corpora.split(",") if name.strip()]
     comparisons: list[Comparison] = []
     for name in names:
@@ -95,6 +91,8 @@ def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]
             note(f"skipping corpus {name}: {error}")
             continue
         for mode, pairs in (("cold", arguments.cold_pairs), ("warm", arguments.warm_pairs)):
+            if mode not in arguments.modes:
+                continue
             comparisons.append(compare(corpus, arguments.workdir, mode, pairs))
     if not comparisons:
         raise BenchmarkError("no corpus could be prepared")

@@ -7,8 +7,9 @@ What each finding becomes is described in ``docs/fix.md``; in short:
 * ``isinstance(x, <static number classes>)`` becomes a guard or a class check.
   Checks that cover every real number (``Number``, ``(int, float)``) ask "is it
   a constant?" and become ``is_static_number(x)``; checks for one kind
-  (``numbers.Integral``, ``int``) ask "is it a number of this kind?" and also
-  accept dynamic numbers.
+  (``numbers.Integral``, ``int``) ask "is it a number of this kind?" and become
+  ``external_isinstance(x, ...)``, which counts a ``SymInt`` as an ``int``.
+  In migration mode every check keeps accepting the legacy proxies.
 * ``float(p)``, ``math.sqrt(p)``, ``xs[p]`` get ``to_static(p)`` as argument or index.
 * Conditions (``if n >= 0:``) are left alone: they need a human decision.
 
@@ -18,6 +19,7 @@ is undone and reported.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import re
@@ -25,8 +27,9 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar, cast
 from pathlib import Path
+from typing import TypeVar, cast
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider, ScopeProvider
 
@@ -55,9 +58,6 @@ KIND_CONVERSION = "conversion -> to_static()"
 KIND_INDEX = "index -> to_static()"
 ALL_KINDS = (KIND_STATIC_GUARD, KIND_NUMBER_GUARD, KIND_NUMBER_CLASSES, KIND_EXTERNAL,
              KIND_CONVERSION, KIND_INDEX)
-
-STYLES = ("guards", "classes")
-INTENTS = ("auto", "static", "number")
 
 # Dynamic classes to_static() accepts, by the short name the plugin's messages use.
 TO_STATIC_ACCEPTS = frozenset(
@@ -678,6 +678,11 @@ def plan_fixes(findings: Iterable[Finding], options: Options,
             plans.append(fix_file(path, source, findings, options, (skips or {}).get(path, frozenset())))
         except FixError as error:
             failures.append(str(error))
+        except Exception as error:  # a bug of ours: skip the file, fix the others
+            failures.append(
+                f"{path}: internal error while fixing ({type(error).__name__}: "
+                f"{one_line(str(error))}); the file was left unchanged"
+            )
     return plans, failures
 
 
@@ -776,6 +781,38 @@ def outermost_function(source: str, line: int) -> tuple[int, int] | None:
     return next((s for s in outermost_functions(source) if s[0] <= line <= s[1]), None)
 
 
+def module_name(path: str) -> str:
+    parts = list(Path(path).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@functools.lru_cache(maxsize=64)
+def imported_modules(path: str) -> frozenset[str]:
+    """Modules ``path`` imports by absolute name (empty if it cannot be read)."""
+    try:
+        tree = ast.parse(read_source(path), filename=path)
+    except (FixError, SyntaxError, ValueError):
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return frozenset(found)
+
+
+def imports_module(importer: str, imported: str) -> bool:
+    """True if file ``importer`` imports the module of file ``imported`` (by name suffix)."""
+    target = module_name(imported)
+    # "pkg.mod" or "pkg.mod.name" (from pkg.mod import name); the path may add a prefix.
+    candidates = {c for name in imported_modules(importer) for c in (name, name.rpartition(".")[0])}
+    return any(c and (target == c or target.endswith("." + c)) for c in candidates)
+
+
 def rewrites_to_undo(plans: Sequence[FilePlan], harmful: Sequence[Finding]
                      ) -> dict[str, set[Position]]:
     """The rewrites a new error may come from: those in the same outermost function.
@@ -796,8 +833,12 @@ def rewrites_to_undo(plans: Sequence[FilePlan], harmful: Sequence[Finding]
     for finding in harmful:
         plan = plan_of.get(finding.file)
         if plan is None:
+            # An unchanged module sees the changed ones through its imports.  Only
+            # direct imports count: mypy's incremental mode can word an error in an
+            # untouched module differently from one run to the next on its own.
             for other in plan_of.values():
-                add(other, None)
+                if imports_module(finding.file, other.path):
+                    add(other, None)
             continue
         span = outermost_function(plan.original, original_line(plan, finding.line))
         add(plan, span)
@@ -877,7 +918,10 @@ def uncovered_findings(plans: Sequence[FilePlan], after: CheckResult) -> list[Fi
         if plan is None or not fixable(finding):
             continue
         kept = [o.finding.line for o in plan.outcomes if o.kind is not None]
+        known = {(o.finding.line, o.finding.code, o.finding.message) for o in plan.outcomes}
         line = original_line(plan, finding.line)
+        if (line, finding.code, finding.message) in known:
+            continue  # seen by the first pass: fixed there or listed with its reason
         span = outermost_function(plan.original, line) or (line, line)
         if any(span[0] <= kept_line <= span[1] for kept_line in kept):
             found.append(finding)
@@ -892,10 +936,9 @@ def merge_passes(first: list[FilePlan], second: list[FilePlan]) -> list[FilePlan
         if earlier is None or earlier is plan:
             merged[plan.path] = plan
             continue
-        # The second pass reports every finding still there; keep the first's fixes.
-        fixed = [o for o in earlier.outcomes if o.kind is not None]
+        # The second pass saw only findings the first one uncovered.
         merged[plan.path] = FilePlan(
-            plan.path, earlier.original, plan.rewritten, fixed + plan.outcomes)
+            plan.path, earlier.original, plan.rewritten, earlier.outcomes + plan.outcomes)
     return sorted(merged.values(), key=lambda plan: plan.path)
 
 

@@ -6,17 +6,22 @@ import importlib.util
 import json
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+MakeProject = Callable[[Path, list[str]], Path]
+Expected = Callable[[str, str], str]
 
 CASE_NAMES = ["baked", "layernorm", "conversions", "clash"]
 Fixed = tuple[Path, subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture(scope="module")
-def fixed(tmp_path_factory: pytest.TempPathFactory, make_project, run_cli) -> Fixed:  # type: ignore[no-untyped-def]
+def fixed(tmp_path_factory: pytest.TempPathFactory, make_project: MakeProject, run_cli: RunCli) -> Fixed:
     """The case project after one ``proxy-types fix .`` (guards style, auto intent)."""
     pytest.importorskip("torch")
     project = make_project(tmp_path_factory.mktemp("fixed"), CASE_NAMES)
@@ -41,7 +46,7 @@ def unfixed_sites(stdout: str) -> dict[tuple[str, int, str], str]:
 
 
 @pytest.mark.parametrize("name", CASE_NAMES)
-def test_case_is_rewritten_as_expected(fixed: Fixed, expected, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_case_is_rewritten_as_expected(fixed: Fixed, expected: Expected, name: str) -> None:
     project, result = fixed
     assert "Traceback" not in result.stderr, result.stderr
     assert (project / f"{name}.py").read_text(encoding="utf-8") == expected(name, "guards")
@@ -68,7 +73,7 @@ def test_summary_counts_rewrites_and_explains_what_is_left(fixed: Fixed) -> None
     assert "condition needs a decision" in left[("conversions.py", 35, "proxy-concretize")]
 
 
-def test_check_after_fix_reports_only_the_unfixed_findings(fixed: Fixed, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_check_after_fix_reports_only_the_unfixed_findings(fixed: Fixed, run_cli: RunCli) -> None:
     project, result = fixed
     check = run_cli("check", "--format", "json", ".", cwd=project)
     report = json.loads(check.stdout)
@@ -79,7 +84,7 @@ def test_check_after_fix_reports_only_the_unfixed_findings(fixed: Fixed, run_cli
     assert report["summary"]["other mypy errors"] == 0
 
 
-def test_second_run_changes_nothing(fixed: Fixed, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_second_run_changes_nothing(fixed: Fixed, run_cli: RunCli) -> None:
     project, _ = fixed
     texts = {path.name: path.read_text(encoding="utf-8") for path in project.glob("*.py")}
     again = run_cli("fix", ".", cwd=project)
@@ -97,7 +102,7 @@ def load(path: Path, name: str) -> ModuleType:
 
 
 def test_fixed_code_keeps_static_behaviour_and_accepts_symints(
-    fixed: Fixed, tmp_path: Path, make_project  # type: ignore[no-untyped-def]
+    fixed: Fixed, tmp_path: Path, make_project: MakeProject
 ) -> None:
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
     from torch._dynamo.source import ConstantSource

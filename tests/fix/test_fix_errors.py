@@ -6,16 +6,20 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+MakeProject = Callable[[Path, list[str]], Path]
+Expected = Callable[[str, str], str]
+
 SYNTAX_ERROR = "def broken(:\n    return 1\n"
 
 
-def test_syntax_error_names_the_file_and_changes_nothing(  # type: ignore[no-untyped-def]
-    tmp_path: Path, make_project, run_cli
+def test_syntax_error_names_the_file_and_changes_nothing(
+    tmp_path: Path, make_project: MakeProject, run_cli: RunCli
 ) -> None:
     project = make_project(tmp_path, ["conversions"])
     (project / "broken.py").write_text(SYNTAX_ERROR, encoding="utf-8")
@@ -52,8 +56,8 @@ def lock(path: Path) -> None:
         pytest.skip("running as root without a working chattr +i: cannot make a file read-only")
 
 
-def test_read_only_file_is_reported_and_the_others_are_fixed(  # type: ignore[no-untyped-def]
-    read_only: Path, make_project, run_cli, expected
+def test_read_only_file_is_reported_and_the_others_are_fixed(
+    read_only: Path, make_project: MakeProject, run_cli: RunCli, expected: Expected
 ) -> None:
     project = make_project(read_only.parent, ["conversions", "baked"])
     (project / "conversions.py").rename(read_only)
@@ -86,7 +90,7 @@ def test_missing_libcst_is_one_line(tmp_path: Path, cli_env: dict[str, str]) -> 
     )
 
 
-def test_missing_path_is_one_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_missing_path_is_one_line(tmp_path: Path, run_cli: RunCli) -> None:
     result = run_cli("fix", "nowhere.py", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr == "proxy-types: error: no such file or directory: nowhere.py\n"

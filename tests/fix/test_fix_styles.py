@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+MakeProject = Callable[[Path, list[str]], Path]
+Expected = Callable[[str, str], str]
 
 
 def expected_diff(before: str, after: str, name: str) -> str:
@@ -16,8 +22,8 @@ def expected_diff(before: str, after: str, name: str) -> str:
 
 
 @pytest.mark.parametrize("style", ["guards", "classes"])
-def test_diff_shows_the_rewrite_and_writes_nothing(  # type: ignore[no-untyped-def]
-    tmp_path: Path, make_project, run_cli, expected, style: str
+def test_diff_shows_the_rewrite_and_writes_nothing(
+    tmp_path: Path, make_project: MakeProject, run_cli: RunCli, expected: Expected, style: str
 ) -> None:
     project = make_project(tmp_path, ["any_number"])
     before = (project / "any_number.py").read_text(encoding="utf-8")
@@ -28,8 +34,8 @@ def test_diff_shows_the_rewrite_and_writes_nothing(  # type: ignore[no-untyped-d
     assert result.stderr.startswith("proxy-types fix: 1 file would change\n")
 
 
-def test_auto_intent_reads_every_number_checks_as_static_only(  # type: ignore[no-untyped-def]
-    tmp_path: Path, make_project, run_cli
+def test_auto_intent_reads_every_number_checks_as_static_only(
+    tmp_path: Path, make_project: MakeProject, run_cli: RunCli
 ) -> None:
     project = make_project(tmp_path, ["any_number"])
     result = run_cli("fix", "--diff", ".", cwd=project)
@@ -42,8 +48,8 @@ def test_auto_intent_reads_every_number_checks_as_static_only(  # type: ignore[n
     assert "+from proxy_types import FloatProxy, is_static_number\n" in result.stdout
 
 
-def test_migration_mode_keeps_accepting_legacy_proxies(  # type: ignore[no-untyped-def]
-    tmp_path: Path, run_cli
+def test_migration_mode_keeps_accepting_legacy_proxies(
+    tmp_path: Path, run_cli: RunCli
 ) -> None:
     """migrate_classes: the legacy proxy passed `isinstance(x, Number)` at runtime."""
     (tmp_path / "mypy.ini").write_text(
