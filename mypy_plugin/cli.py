@@ -583,6 +583,8 @@ def build_parser() -> ArgumentParser:
     check = commands.add_parser("check", help="run mypy with the proxy-types plugin")
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check")
     check.add_argument("--config", metavar="FILE", help="mypy config file to use")
+    check.add_argument("--default-config", action="store_true",
+                       help="ignore the project's mypy config; use the embedded default")
     check.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
     check.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     check.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
@@ -601,7 +603,12 @@ def build_parser() -> ArgumentParser:
 
 
 def command_check(options: argparse.Namespace) -> int:
-    result = run_check(options.paths, options.config, options.cache_dir)
+    config = options.config
+    if options.default_config:
+        if config is not None:
+            raise CommandLineError("--config and --default-config exclude each other")
+        config = str(DEFAULT_CONFIG)
+    result = run_check(options.paths, config, options.cache_dir)
     report = RENDERERS[options.format](result)
     if options.output:
         try:
