@@ -28,7 +28,7 @@ from ._common import (
 )
 from .bench_plugin import Comparison, compare, format_memory_rows, format_time_table
 from .corpus import KNOWN_CORPORA, corpora
-from .profile_plugin import Profile, format_rows
+from .profile_plugin import HookCost, Profile, format_rows
 
 SECTIONS = ("plugin", "profile", "guards", "operations")
 FULL_CORPORA = "project,torch-refs,thunder"
@@ -118,8 +118,6 @@ def profile_section(arguments: argparse.Namespace) -> tuple[str, Profile]:
         last = (completed.stderr.strip().splitlines() or ["no output"])[-1]
         raise BenchmarkError(f"profile of {arguments.profile_corpus} failed: {last}")
     data = json.loads(completed.stdout)
-    from .profile_plugin import HookCost
-
     profile = Profile(data["corpus"], data["run_seconds"], data["plugin_seconds"],
                       [HookCost(**entry) for entry in data["entries"]],
                       [HookCost(**entry) for entry in data["inner"]])

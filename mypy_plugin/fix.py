@@ -12,6 +12,8 @@ What each finding becomes is described in ``docs/fix.md``; in short:
   In migration mode every check keeps accepting the legacy proxies.
 * ``float(p)``, ``math.sqrt(p)``, ``xs[p]`` get ``to_static(p)`` as argument or index.
 * Conditions (``if n >= 0:``) are left alone: they need a human decision.
+* A dynamic number passed to a parameter annotated ``float`` (mypy's
+  ``arg-type``) turns that annotation into ``NumberLike`` (``fix_annotations``).
 
 When files are written, mypy runs again; a rewrite that causes a new mypy error
 is undone and reported.
@@ -41,6 +43,15 @@ from mypy_plugin.cli import (
     one_line,
     run_check,
 )
+from mypy_plugin.fix_annotations import (
+    ARG_TYPE_CODE,
+    NUMBER_LIKE,
+    AnnotationFinding,
+    annotation_findings,
+    number_abc_names,
+    number_like_annotation,
+    static_annotation_problem,
+)
 from proxy_types import _table
 
 ISINSTANCE_CODE = "proxy-isinstance"
@@ -56,8 +67,9 @@ KIND_NUMBER_CLASSES = "isinstance -> classes with DynamicNumber"
 KIND_EXTERNAL = "isinstance -> external_isinstance()"
 KIND_CONVERSION = "conversion -> to_static()"
 KIND_INDEX = "index -> to_static()"
+KIND_ANNOTATION = "annotation -> NumberLike"
 ALL_KINDS = (KIND_STATIC_GUARD, KIND_NUMBER_GUARD, KIND_NUMBER_CLASSES, KIND_EXTERNAL,
-             KIND_CONVERSION, KIND_INDEX)
+             KIND_CONVERSION, KIND_INDEX, KIND_ANNOTATION)
 
 # Dynamic classes to_static() accepts, by the short name the plugin's messages use.
 TO_STATIC_ACCEPTS = frozenset(
@@ -88,6 +100,7 @@ class Options:
     style: str = "guards"
     intent: str = "auto"
     migration: bool = False  # the config sets migrate_classes
+    dynamic_names: tuple[str, ...] = ()  # configured dynamic classes, by short name
 
 
 @dataclass
@@ -205,7 +218,7 @@ def fix_file(path: str, source: str, findings: Sequence[Finding], options: Optio
         by_start.setdefault((where.start.line, where.start.column), []).append(node)
     module_names = module_level_names(module)
 
-    rewriter = _Rewriter(options, module_names)
+    rewriter = _Rewriter(options, module_names, number_abc_names(module))
     outcomes: list[Outcome] = []
     seen: set[tuple[Position, str]] = set()
     for finding in findings:
@@ -217,6 +230,9 @@ def fix_file(path: str, source: str, findings: Sequence[Finding], options: Optio
         outcomes.append(outcome)
         if start_of(finding) in skip:
             outcome.reason = (
+                "undone: after the rewrite mypy reported a new error in the function or "
+                "at a call, or still reported the call"
+                if isinstance(finding, AnnotationFinding) else
                 "undone: mypy reported a new error in the same function after the rewrite"
             )
             continue
@@ -284,10 +300,12 @@ class _Build:
 class _Rewriter(cst.CSTTransformer):
     """Plans replacements per finding, then applies them in one pass."""
 
-    def __init__(self, options: Options, module_names: dict[str, bool]) -> None:
+    def __init__(self, options: Options, module_names: dict[str, bool],
+                 abc_names: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.options = options
         self.module_names = module_names
+        self.abc_names = abc_names  # names imported from numbers, for annotations
         self.replacements: dict[cst.CSTNode, _Build] = {}
         self.imports: set[str] = set()
 
@@ -299,6 +317,8 @@ class _Rewriter(cst.CSTTransformer):
             self._plan_isinstance(finding, candidates, parents, outcome)
         elif finding.code == CONCRETIZE_CODE:
             self._plan_concretize(finding, candidates, parents, outcome)
+        elif isinstance(finding, AnnotationFinding):
+            self._plan_annotation(finding, candidates, parents, outcome)
         else:
             outcome.reason = f"no automatic fix for {finding.code}; see proxy-types explain"
 
@@ -376,6 +396,32 @@ class _Rewriter(cst.CSTTransformer):
             return
         self._add(argument, _Build(KIND_CONVERSION, ("to_static",), wrap_to_static), parents)
         outcome.kind = KIND_CONVERSION
+
+    def _plan_annotation(self, finding: AnnotationFinding, candidates: list[cst.CSTNode],
+                         parents: Parents, outcome: Outcome) -> None:
+        if finding.reason is not None:
+            outcome.reason = finding.reason
+            return
+        annotation = next((n for n in candidates if isinstance(n, cst.BaseExpression)
+                           and isinstance(parents.get(n), cst.Annotation)), None)
+        if annotation is None:
+            outcome.reason = "the parameter's annotation could not be matched in the source"
+            return
+        assert isinstance(annotation, cst.BaseExpression)
+        problem = static_annotation_problem(annotation, self.abc_names)
+        if problem is not None:
+            outcome.reason = f'parameter "{finding.parameter}": {problem}'
+            return
+        if not self._usable([NUMBER_LIKE], outcome):
+            return
+        abc_names = self.abc_names
+
+        def build(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.BaseExpression)
+            return number_like_annotation(updated, abc_names)
+
+        self._add(annotation, _Build(KIND_ANNOTATION, (NUMBER_LIKE,), build), parents)
+        outcome.kind = KIND_ANNOTATION
 
     def _add(self, node: cst.CSTNode, build: _Build, parents: Parents) -> None:
         parent = parents.get(node)
@@ -635,14 +681,30 @@ class FixReport:
     new_errors: list[str] = field(default_factory=list)
 
 
-def sets_migrate_classes(result: CheckResult) -> bool:
-    """True if the user's config turns on migration mode."""
+def configured_options(options: Options, result: CheckResult) -> Options:
+    """``options`` with migration mode and the dynamic classes of the user's config."""
     from mypy_plugin.config import ProxyTypesConfig
 
     if result.config.source is None:
-        return False
+        return options
     # mypy accepted this config a moment ago, so reading it cannot fail.
-    return bool(getattr(ProxyTypesConfig(result.config.source), "migrate_classes", ()))
+    config = ProxyTypesConfig(result.config.source)
+    migrate = tuple(getattr(config, "migrate_classes", ()))
+    names = (*getattr(config, "dynamic_number_classes", ()), *migrate)
+    return replace(options, migration=bool(migrate),
+                   dynamic_names=tuple(name.rpartition(".")[2] for name in names))
+
+
+def python_files(paths: Sequence[str]) -> list[str]:
+    """The ``.py`` files mypy checks for ``paths`` (directories walked), as it names them."""
+    found: set[str] = set()
+    for path in paths:
+        if Path(path).is_dir():
+            found.update(p.as_posix() for p in Path(path).rglob("*.py")
+                         if not any(part.startswith(".") for part in p.parts[len(Path(path).parts):]))
+        else:
+            found.add(Path(path).as_posix())
+    return sorted(found)
 
 
 def fixable(finding: Finding) -> bool:
@@ -663,13 +725,21 @@ def blocking_problems(result: CheckResult) -> list[str]:
 
 
 def plan_fixes(findings: Iterable[Finding], options: Options,
-               skips: dict[str, frozenset[Position]] | None = None
-               ) -> tuple[list[FilePlan], list[str]]:
-    """Plan the rewrite of every file with a fixable finding."""
+               skips: dict[str, frozenset[Position]] | None = None,
+               checked_files: Sequence[str] = ()) -> tuple[list[FilePlan], list[str]]:
+    """Plan the rewrite of every file with a fixable finding.
+
+    ``arg-type`` findings of dynamic numbers are planned in the file of the
+    annotation they resolve to among ``checked_files``, or listed where they are.
+    """
+    findings = list(findings)
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
         if fixable(finding):
             by_file.setdefault(finding.file, []).append(finding)
+    for finding in annotation_findings(findings, checked_files or sorted(
+            {f.file for f in findings}), options.dynamic_names, read_source):
+        by_file.setdefault(finding.file, []).append(finding)
     plans: list[FilePlan] = []
     failures: list[str] = []
     for path, findings in sorted(by_file.items()):
@@ -714,9 +784,17 @@ LINE_NUMBER = re.compile(r"\bline \d+")
 MAX_VERIFY_ROUNDS = 3
 
 
+ARG_TYPE_EXPECTED = re.compile(r'; expected "[^"]*"$')
+
+
 def error_key(finding: Finding) -> tuple[str, str | None, str]:
     # "already defined on line 12" moves with every added import line.
-    return (finding.file, finding.code, LINE_NUMBER.sub("line N", finding.message))
+    message = LINE_NUMBER.sub("line N", finding.message)
+    if finding.code == ARG_TYPE_CODE:
+        # A widened annotation rewords an error it does not cause ("expected float"
+        # becomes "expected int | float | complex | DynamicNumber" for a SymInt).
+        message = ARG_TYPE_EXPECTED.sub("", message)
+    return (finding.file, finding.code, message)
 
 
 def new_errors(before: CheckResult, after: CheckResult) -> list[Finding]:
@@ -820,6 +898,9 @@ def rewrites_to_undo(plans: Sequence[FilePlan], harmful: Sequence[Finding]
     Narrowing flows through a whole function, so an error can appear lines away
     from the rewrite that caused it.  An error outside any changed function
     undoes every rewrite of its file, or of every file if its file was not changed.
+    An error in a file that calls a function whose annotation was rewritten
+    undoes that rewrite; an error with no rewrite around it undoes the annotation
+    rewrites of its module and of the modules it imports.
     """
     plan_of = {plan.path: plan for plan in plans if plan.changed}
     undo: dict[str, set[Position]] = {}
@@ -831,6 +912,13 @@ def rewrites_to_undo(plans: Sequence[FilePlan], harmful: Sequence[Finding]
         )
 
     for finding in harmful:
+        # A widened annotation changes what its callers may pass: an error at a
+        # call site undoes the annotation rewrites that call site led to.
+        for other in plan_of.values():
+            undo.setdefault(other.path, set()).update(
+                start_of(o.finding) for o in other.outcomes if o.kind is not None
+                and isinstance(o.finding, AnnotationFinding)
+                and finding.file in o.finding.call_files)
         plan = plan_of.get(finding.file)
         if plan is None:
             # An unchanged module sees the changed ones through its imports.  Only
@@ -842,6 +930,15 @@ def rewrites_to_undo(plans: Sequence[FilePlan], harmful: Sequence[Finding]
             continue
         span = outermost_function(plan.original, original_line(plan, finding.line))
         add(plan, span)
+        if span is None or not any(o.kind is not None and span[0] <= o.finding.line <= span[1]
+                                   for o in plan.outcomes):
+            # Nothing rewritten around the error: a widened annotation may reach it
+            # through an attribute or an override, from this module or one it imports.
+            for other in plan_of.values():
+                if other is plan or imports_module(finding.file, other.path):
+                    undo.setdefault(other.path, set()).update(
+                        start_of(o.finding) for o in other.outcomes if o.kind is not None
+                        and isinstance(o.finding, AnnotationFinding))
     return undo
 
 
@@ -860,8 +957,9 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     problems = blocking_problems(before)
     if problems:
         raise FixError(problems[0])
-    options = replace(options, migration=sets_migrate_classes(before))
-    plans, failures = plan_fixes(before.findings, options)
+    options = configured_options(options, before)
+    checked = python_files(paths)
+    plans, failures = plan_fixes(before.findings, options, checked_files=checked)
     report = FixReport(plans, failures)
     if not write:
         return report
@@ -875,6 +973,21 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     return report
 
 
+def useless_annotation_rewrites(plans: Sequence[FilePlan], after: CheckResult
+                                ) -> dict[str, set[Position]]:
+    """Annotation rewrites whose calls mypy still reports (it does not count the
+    passed class as NumberLike, a legacy proxy for one): they fix nothing."""
+    remaining = {error_key(f) for f in after.findings if f.code == ARG_TYPE_CODE}
+    useless: dict[str, set[Position]] = {}
+    for plan in plans:
+        for outcome in plan.outcomes:
+            finding = outcome.finding
+            if (outcome.kind is not None and isinstance(finding, AnnotationFinding)
+                    and any(error_key(call) in remaining for call in finding.calls)):
+                useless.setdefault(plan.path, set()).add(start_of(finding))
+    return useless
+
+
 def verify(paths: Sequence[str], config: str | None, cache_dir: str | None, options: Options,
            before: CheckResult, plans: list[FilePlan], report: FixReport
            ) -> tuple[list[FilePlan], CheckResult]:
@@ -883,12 +996,15 @@ def verify(paths: Sequence[str], config: str | None, cache_dir: str | None, opti
     for _ in range(MAX_VERIFY_ROUNDS):
         after = run_check(paths, config, cache_dir)
         harmful = new_errors(before, after)
-        if not harmful:
+        useless = useless_annotation_rewrites(plans, after)
+        if not harmful and not any(useless.values()):
             return plans, after
         report.new_errors += [
             f"{f.file}:{f.line}:{f.column}: {f.message}  [{f.code}]" for f in harmful
         ]
         undo = rewrites_to_undo(plans, harmful)
+        for path, starts in useless.items():
+            undo.setdefault(path, set()).update(starts)
         if not any(undo.values()):
             return plans, after  # nothing of ours left to undo
         for path, starts in undo.items():
@@ -896,7 +1012,7 @@ def verify(paths: Sequence[str], config: str | None, cache_dir: str | None, opti
         redone = []
         for plan in plans:
             if undo.get(plan.path):
-                findings = [o.finding for o in plan.outcomes]
+                findings: list[Finding] = [o.finding for o in plan.outcomes]
                 plan = fix_file(plan.path, plan.original, findings, options,
                                 frozenset(skips[plan.path]))
                 write_source_or_record(plan, report.failures)

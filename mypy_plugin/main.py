@@ -22,7 +22,7 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from . import bases, concretize, conditions, errors, isinstance_checks, migrate
-from .bool_conditions import BareConditionChecker
+from .bool_conditions import DYNAMIC_BOOL_CLASSES, BareConditionChecker
 from .casts import CastChecker
 from .checker_context import current_file
 from .config import ProxyTypesConfig
@@ -36,6 +36,9 @@ from .constants import (
     is_comparison_method,
 )
 from .dynamic import DynamicClasses
+
+#: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
+_TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
 
 _Ctx = TypeVar("_Ctx")
 _Result = TypeVar("_Result")
@@ -168,6 +171,8 @@ class ProxyTypesPlugin(Plugin):
     ) -> Callable[[AnalyzeTypeContext], Type] | None:
         # The only hooks that run for typing.cast() and for `if flag:`: the analysis of
         # the cast's target type and of the flag parameter's annotation.
+        if fullname not in _TYPE_HOOK_CLASSES:  # asked for every annotation: answer fast
+            return None
         if self.casts.wants(fullname):
             return self.casts.analyze
         if self.bare_conditions.wants(fullname):

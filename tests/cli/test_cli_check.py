@@ -188,6 +188,27 @@ def test_forced_config_file(run_cli: RunCli, tmp_path: Path) -> None:
     assert "proxy-isinstance" in [f["code"] for f in document["findings"]]
 
 
+def test_default_config_ignores_the_project_config(run_cli: RunCli, tmp_path: Path) -> None:
+    write(tmp_path, {
+        "mypy.ini": "[mypy]\nplugins = mypy_plugin\ndisable_error_code = proxy-isinstance\n",
+        "scale.py": FINDINGS,
+    })
+    project = run_cli("check", "--format", "json", "scale.py", cwd=tmp_path)
+    assert "proxy-isinstance" not in [f["code"] for f in json.loads(project.stdout)["findings"]]
+    default = run_cli("check", "--default-config", "--format", "json", "scale.py", cwd=tmp_path)
+    document = json.loads(default.stdout)
+    assert document["config"].endswith("default.ini")
+    assert "proxy-isinstance" in [f["code"] for f in document["findings"]]
+
+
+def test_default_config_and_config_exclude_each_other(run_cli: RunCli, tmp_path: Path) -> None:
+    write(tmp_path, {"mypy.ini": "[mypy]\n", "clean.py": CLEAN})
+    line = one_line_error(
+        run_cli("check", "--default-config", "--config", "mypy.ini", "clean.py", cwd=tmp_path)
+    )
+    assert "--default-config" in line
+
+
 def one_line_error(result: Any) -> str:
     """The single stderr line of a failed run, after checking there is just one."""
     assert result.returncode == 2

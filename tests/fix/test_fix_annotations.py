@@ -1,0 +1,176 @@
+"""``proxy-types fix`` on ``arg-type`` findings: callee annotations become ``NumberLike``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from mypy_plugin.cli import Finding
+from mypy_plugin.fix_annotations import (
+    number_like_annotation,
+    parse_arg_type,
+    static_annotation_problem,
+)
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+MakeProject = Callable[[Path, list[str]], Path]
+Expected = Callable[[str, str], str]
+Fixed = tuple[Path, subprocess.CompletedProcess[str]]
+
+CASES = ["annotated", "annotated_lib", "annotated_grid"]
+KIND = "annotation -> NumberLike"
+NUMBERS_IMPORTED = frozenset({"Real"})
+
+
+@pytest.fixture(scope="module")
+def fixed(tmp_path_factory: pytest.TempPathFactory, make_project: MakeProject,
+          run_cli: RunCli) -> Fixed:
+    """The caller and the callee modules after one ``proxy-types fix .``."""
+    pytest.importorskip("torch")
+    project = make_project(tmp_path_factory.mktemp("annotated"), CASES)
+    return project, run_cli("fix", ".", cwd=project)
+
+
+def unfixed(stdout: str) -> dict[tuple[str, int], str]:
+    return {
+        (match["file"], int(match["line"])): match["reason"]
+        for match in re.finditer(
+            r"^  (?P<file>\S+\.py):(?P<line>\d+):\d+: \[arg-type\] (?P<reason>.*)$",
+            stdout, re.MULTILINE,
+        )
+    }
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_annotations_are_rewritten_as_expected(fixed: Fixed, expected: Expected,
+                                               name: str) -> None:
+    project, result = fixed
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (project / f"{name}.py").read_text(encoding="utf-8") == expected(name, "guards")
+
+
+def test_summary_counts_parameters_and_lists_what_is_left(fixed: Fixed) -> None:
+    _, result = fixed
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("proxy-types fix: 2 files changed\n")
+    # scale x2, pad, shift, Emitter.__init__, Emitter.emit and clamp x2 (two calls each)
+    assert re.search(rf"^  {re.escape(KIND)}\s+8$", result.stdout, re.MULTILINE), result.stdout
+    left = unfixed(result.stdout)
+    assert set(left) == {
+        ("annotated.py", 61), ("annotated.py", 62), ("annotated_lib.py", 14),
+        ("annotated_grid.py", 7),
+    }
+    assert "bound 2 times" in left[("annotated.py", 61)]
+    assert 'does not count "torch.SymInt" as NumberLike' in left[("annotated.py", 62)]
+    # ratio() divides its parameter; Grid stores it in an attribute that area() multiplies
+    assert left[("annotated_lib.py", 14)].startswith("undone:")
+    assert left[("annotated_grid.py", 7)].startswith("undone:")
+    assert 'annotated_lib.py:16:12: Unsupported operand types for / ("DynamicNumber"' in result.stdout
+    assert "annotated_grid.py:13:12: Unsupported left operand type for *" in result.stdout
+
+
+def test_check_afterwards_reports_only_the_unfixed_calls(fixed: Fixed, run_cli: RunCli) -> None:
+    project, _ = fixed
+    check = run_cli("check", "--format", "json", ".", cwd=project)
+    errors = [f for f in json.loads(check.stdout)["findings"] if f["severity"] == "error"]
+    assert {(f["file"], f["line"], f["code"]) for f in errors} == {
+        ("annotated.py", 60, "arg-type"),  # ratio(): its rewrite was undone
+        ("annotated.py", 61, "arg-type"),  # step(): two definitions
+        ("annotated.py", 62, "arg-type"),  # a SymInt
+        ("annotated.py", 63, "arg-type"),  # Grid(): its rewrite was undone
+    }
+
+
+def test_second_run_changes_nothing(fixed: Fixed, run_cli: RunCli) -> None:
+    project, _ = fixed
+    texts = {path.name: path.read_text(encoding="utf-8") for path in project.glob("*.py")}
+    again = run_cli("fix", ".", cwd=project)
+    assert again.stdout.startswith("proxy-types fix: 0 files changed\n"), again.stdout
+    assert re.search(rf"^  {re.escape(KIND)}\s+0$", again.stdout, re.MULTILINE)
+    assert {path.name: path.read_text(encoding="utf-8") for path in project.glob("*.py")} == texts
+
+
+# -- the pieces, without mypy ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("float", "NumberLike"),
+    ("numbers.Integral", "NumberLike"),
+    ("Real | str", "NumberLike | str"),
+    ("int | float | None", "NumberLike | None"),
+    ("str | float | int", "str | NumberLike"),
+    ("Optional[float]", "Optional[NumberLike]"),
+    ("Union[int, float]", "NumberLike"),
+    ("typing.Union[int, str, None]", "typing.Union[NumberLike, str, None]"),
+    ("Optional[Union[int, str]]", "Optional[Union[NumberLike, str]]"),
+])
+def test_static_number_members_become_one_number_like(before: str, after: str) -> None:
+    expression = cst.parse_expression(before)
+    assert static_annotation_problem(expression, NUMBERS_IMPORTED) is None
+    rewritten = number_like_annotation(expression, NUMBERS_IMPORTED)
+    assert cst.Module([]).code_for_node(rewritten) == after
+
+
+@pytest.mark.parametrize(("annotation", "problem"), [
+    ('"float"', "string annotation"),
+    ("str", "not a static number type"),
+    ("list[float]", "not a static number type"),
+    ("bool", "not a static number type"),
+    ("Integral", "not a static number type"),  # not imported from numbers here
+    ("NumberLike | None", "already NumberLike"),
+])
+def test_other_annotations_are_not_rewritten(annotation: str, problem: str) -> None:
+    reason = static_annotation_problem(cst.parse_expression(annotation), NUMBERS_IMPORTED)
+    assert reason is not None and problem in reason
+
+
+def arg_type(message: str, code: str = "arg-type") -> Finding:
+    return Finding("a.py", 3, 5, None, None, "error", code, message)
+
+
+def test_only_dynamic_numbers_passed_to_static_numbers_are_taken() -> None:
+    taken = parse_arg_type(arg_type(
+        'Argument "fill" to "pad" of "Grid" has incompatible type "FloatProxy | None"; '
+        'expected "float | None"'), ())
+    assert taken is not None
+    assert (taken.keyword, taken.number, taken.function, taken.cls, taken.dynamic) == (
+        "fill", None, "pad", "Grid", ("FloatProxy",))
+    legacy = parse_arg_type(arg_type(
+        'Argument 2 to "f" has incompatible type "LegacyProxy"; expected "int"'), ("LegacyProxy",))
+    assert legacy is not None and legacy.number == 2
+    for ignored in (
+        arg_type('Argument 1 to "f" has incompatible type "str"; expected "float"'),
+        arg_type('Argument 1 to "f" has incompatible type "LegacyProxy"; expected "int"'),
+        arg_type('Argument 1 to "f" has incompatible type "IntegerProxy"; expected "list[int]"'),
+        arg_type('Argument 1 to "f" has incompatible type "IntegerProxy"; expected "int"',
+                 code="call-arg"),
+    ):
+        assert parse_arg_type(ignored, ()) is None, ignored.message
+
+
+def test_rewrite_that_leaves_the_call_reported_is_undone(tmp_path: Path, run_cli: RunCli) -> None:
+    """A legacy proxy (migrate_classes) is no DynamicNumber to mypy: NumberLike fixes nothing."""
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n\n"
+        "[mypy.plugins.proxy_types]\nmigrate_classes = legacy.NumberProxy\n",
+        encoding="utf-8",
+    )
+    source = (
+        "class NumberProxy:\n    pass\n\n\n"
+        "class FloatProxy(NumberProxy, float):\n    pass\n\n\n"
+        "def scale(x: float) -> str:\n    return repr(x)\n\n\n"
+        "def use(p: FloatProxy) -> str:\n    return scale(p)\n"
+    )
+    (tmp_path / "legacy.py").write_text(source, encoding="utf-8")
+    result = run_cli("fix", ".", cwd=tmp_path)
+    assert (tmp_path / "legacy.py").read_text(encoding="utf-8") == source
+    reason = unfixed(result.stdout)[("legacy.py", 9)]
+    assert reason.startswith("undone:") and "still reported the call" in reason
+    diff = run_cli("fix", "--diff", ".", cwd=tmp_path)  # the candidate the run tried
+    assert "+def scale(x: NumberLike) -> str:\n" in diff.stdout, diff.stdout + diff.stderr
