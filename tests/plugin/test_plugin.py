@@ -304,3 +304,48 @@ def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
     assert "[proxy-isinstance]" in result.stdout, result.stdout + result.stderr
     assert "plugin loaded: True" in result.stdout
     assert "torch imported: False" in result.stdout
+
+
+# -- the oldest supported mypy ----------------------------------------------------
+
+OLDEST_MYPY = "1.11.2"  # keep equal to the lower bound of mypy in setup.cfg
+# Groups that need neither torch nor a plugin code in `disable_error_code`
+# (mypy < 2.0 validates that setting before plugins load; docs/plugin.md says so).
+OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed")
+
+
+@pytest.fixture(scope="session")
+def oldest_mypy_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Python with the oldest supported mypy installed from PyPI."""
+    venv = tmp_path_factory.mktemp("oldest-mypy") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", f"mypy=={OLDEST_MYPY}",
+         "typing_extensions"], capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stderr
+    return python
+
+
+def test_setup_cfg_names_the_oldest_tested_mypy() -> None:
+    setup = (REPO / "setup.cfg").read_text()
+    assert f"mypy>={OLDEST_MYPY.rsplit('.', 1)[0]}," in setup
+
+
+@pytest.mark.parametrize("group", OLDEST_MYPY_GROUPS)
+def test_plugin_reports_the_same_on_the_oldest_mypy(
+    group: str, oldest_mypy_python: Path, tmp_path: Path
+) -> None:
+    result = subprocess.run(
+        [str(oldest_mypy_python), "-m", "mypy", "--config-file",
+         str(CASES / group / GROUPS[group]), "--cache-dir", str(tmp_path / "cache"),
+         "--no-error-summary", *[path.name for path in case_files(group)]],
+        capture_output=True, text=True, cwd=CASES / group, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr
+    # mypy's own messages change between releases; the plugin's must not.
+    expected = [e for e in expected_errors(case_files(group)) if e.code.startswith("proxy-")]
+    actual = [a for a in actual_errors(result.stdout) if a.code.startswith("proxy-")]
+    assert expected, f"group {group} has no plugin markers to compare"
+    problems = mismatches(expected, actual)
+    assert not problems, "\n".join(problems)
