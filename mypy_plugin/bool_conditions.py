@@ -48,10 +48,9 @@ from mypy.patterns import AsPattern, MappingPattern, StarredPattern
 from mypy.plugin import AnalyzeTypeContext
 from mypy.types import Type
 
-from proxy_types import _table
+from .number_table import table as _table
 
 from . import errors
-from .config import ProxyTypesConfig
 from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
 #: Dynamic bool classes whose annotation starts the search, with the shown name.
@@ -65,8 +64,8 @@ _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TY
 class BareConditionChecker:
     """The type-analysis hook for dynamic bool classes, reporting bare-name conditions."""
 
-    def __init__(self, config: ProxyTypesConfig) -> None:
-        self.modules = ReportedModules(config)
+    def __init__(self, modules: ReportedModules) -> None:
+        self.modules = modules
         self.default_analysis = DefaultAnalysis()
 
     def wants(self, fullname: str) -> bool:

@@ -34,10 +34,9 @@ from mypy.semanal import SemanticAnalyzer
 from mypy.typevars import fill_typevars_with_any
 from mypy.types import CallableType, Instance, NoneType, Type, UnboundType, UnionType, get_proper_type
 
-from proxy_types import _table
+from .number_table import table as _table
 
 from . import errors
-from .config import ProxyTypesConfig
 from .constants import STATIC_NUMBER_CLASSES
 from .dynamic import DynamicClasses
 from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
@@ -57,9 +56,9 @@ _COMPARISON_SYMBOLS = frozenset(
 class CastChecker:
     """The type-analysis hook for static number classes, reporting casts onto them."""
 
-    def __init__(self, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
+    def __init__(self, modules: ReportedModules, dynamic: DynamicClasses) -> None:
         self.dynamic = dynamic
-        self.modules = ReportedModules(config)
+        self.modules = modules
         self.default_analysis = DefaultAnalysis()
         # The casts of the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.

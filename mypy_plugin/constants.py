@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from proxy_types import _table
+from .number_table import table as _table
 
 PLUGIN_SECTION_INI = "mypy.plugins.proxy_types"
 PLUGIN_SECTION_TOML = ("tool", "proxy_types")

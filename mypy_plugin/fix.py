@@ -726,20 +726,23 @@ def blocking_problems(result: CheckResult) -> list[str]:
 
 def plan_fixes(findings: Iterable[Finding], options: Options,
                skips: dict[str, frozenset[Position]] | None = None,
-               checked_files: Sequence[str] = ()) -> tuple[list[FilePlan], list[str]]:
+               checked_files: Sequence[str] = (), *, plugin: bool = True,
+               annotations: bool = True) -> tuple[list[FilePlan], list[str]]:
     """Plan the rewrite of every file with a fixable finding.
 
-    ``arg-type`` findings of dynamic numbers are planned in the file of the
-    annotation they resolve to among ``checked_files``, or listed where they are.
+    ``plugin``: the plugin's findings.  ``annotations``: ``arg-type`` findings of
+    dynamic numbers, planned in the file of the annotation they resolve to among
+    ``checked_files``, or listed where they are.
     """
     findings = list(findings)
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
-        if fixable(finding):
+        if plugin and fixable(finding):
             by_file.setdefault(finding.file, []).append(finding)
-    for finding in annotation_findings(findings, checked_files or sorted(
-            {f.file for f in findings}), options.dynamic_names, read_source):
-        by_file.setdefault(finding.file, []).append(finding)
+    if annotations:
+        for finding in annotation_findings(findings, checked_files or sorted(
+                {f.file for f in findings}), options.dynamic_names, read_source):
+            by_file.setdefault(finding.file, []).append(finding)
     plans: list[FilePlan] = []
     failures: list[str] = []
     for path, findings in sorted(by_file.items()):
@@ -951,7 +954,9 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
 
     A rewrite can make mypy see a check it skipped before (a branch that was
     unreachable), so a second pass fixes what the first one uncovered; a run
-    right after this one then has nothing left to do.
+    right after this one then has nothing left to do.  Annotations come last,
+    planned from the latest run and verified on their own: a widened parameter
+    reaches into other modules, and undoing it must not undo unrelated rewrites.
     """
     before = run_check(paths, config, cache_dir)
     problems = blocking_problems(before)
@@ -959,17 +964,25 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
         raise FixError(problems[0])
     options = configured_options(options, before)
     checked = python_files(paths)
-    plans, failures = plan_fixes(before.findings, options, checked_files=checked)
+    plans, failures = plan_fixes(before.findings, options, checked_files=checked,
+                                 annotations=not write)
     report = FixReport(plans, failures)
     if not write:
         return report
+    current = before
     for number in range(MAX_PASSES):
         if not write_plans(plans, failures):
             break
         plans, current = verify(paths, config, cache_dir, options, before, plans, report)
         report.plans = plans if number == 0 else merge_passes(report.plans, plans)
-        plans, _ = plan_fixes(uncovered_findings(plans, current), options)
+        plans, _ = plan_fixes(uncovered_findings(plans, current), options, annotations=False)
         plans = [plan for plan in plans if plan.changed]
+    plans, more_failures = plan_fixes(current.findings, options, checked_files=checked,
+                                      plugin=False)
+    failures += more_failures
+    if write_plans(plans, failures):
+        plans, _ = verify(paths, config, cache_dir, options, current, plans, report)
+    report.plans = merge_passes(report.plans, plans)
     return report
 
 

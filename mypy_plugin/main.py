@@ -36,6 +36,7 @@ from .constants import (
     is_comparison_method,
 )
 from .dynamic import DynamicClasses
+from .semanal_support import ReportedModules
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
@@ -82,8 +83,16 @@ class ProxyTypesPlugin(Plugin):
             | frozenset(self.config.migrate_classes)
         )
         self.boolean_contexts = conditions.BooleanContexts()
-        self.casts = CastChecker(self.config, self.dynamic)
-        self.bare_conditions = BareConditionChecker(self.config)
+        self.reported_modules = ReportedModules(self.config)
+        self.casts = CastChecker(self.reported_modules, self.dynamic)
+        self.bare_conditions = BareConditionChecker(self.reported_modules)
+        self._configured_classes = [
+            ("dynamic_number_classes", name) for name in self.config.dynamic_number_classes
+        ] + [("migrate_classes", name) for name in self.config.migrate_classes]
+        # Per module (keyed by name, checked against the tree): the same in every worker.
+        self._visible_by_module: dict[str, tuple[MypyFile, int, frozenset[str]]] = {}
+        # Asked once per module on every run, warm ones included: answer from a constant.
+        self._config_data = self.config.to_data()
         if "mypy.dmypy_server" in sys.modules:
             # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
             # on report_config_data instead, which keeps the cache of installed
@@ -98,7 +107,7 @@ class ProxyTypesPlugin(Plugin):
         """
         if _is_installed_library(ctx.path):
             return None
-        return self.config.to_data()
+        return self._config_data
 
     # -- checker hooks ------------------------------------------------------
 
@@ -173,6 +182,10 @@ class ProxyTypesPlugin(Plugin):
         # the cast's target type and of the flag parameter's annotation.
         if fullname not in _TYPE_HOOK_CLASSES:  # asked for every annotation: answer fast
             return None
+        if self.reported_modules.current_module_hidden():
+            # Both hooks only report, and would report nothing here (torch's own code,
+            # stubs): leave the analysis to mypy instead of re-entering it.
+            return None
         if self.casts.wants(fullname):
             return self.casts.analyze
         if self.bare_conditions.wants(fullname):
@@ -210,15 +223,14 @@ class ProxyTypesPlugin(Plugin):
         Reported at line 1 of each module that runs an isinstance check, because
         the config file itself is not a module mypy reports into.
         """
+        if not self._configured_classes:
+            return
         tree = current_file(api)
-        configured = [("dynamic_number_classes", name)
-                      for name in self.config.dynamic_number_classes]
-        configured += [("migrate_classes", name) for name in self.config.migrate_classes]
-        if not configured or tree is None:
+        if tree is None:
             return
         # Only modules this one imports: they are loaded in every worker (mypy -n).
-        visible = _imported_modules(tree) | {tree.fullname}
-        for setting, name in configured:
+        visible = self._visible_modules(tree)
+        for setting, name in self._configured_classes:
             module = name.rpartition(".")[0]
             if self._modules is None or module not in self._modules or module not in visible:
                 continue  # not part of this build (inert) or not imported here
@@ -229,6 +241,16 @@ class ProxyTypesPlugin(Plugin):
             first_line = Context(line=1, column=0)
             kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
             errors.not_a_class(api, first_line, self.config.config_file, name, kind, setting)
+
+
+    def _visible_modules(self, tree: MypyFile) -> frozenset[str]:
+        """``tree``'s module and the modules it imports, computed once per module tree."""
+        cached = self._visible_by_module.get(tree.fullname)
+        if cached is not None and cached[0] is tree and cached[1] == len(tree.imports):
+            return cached[2]
+        visible = frozenset(_imported_modules(tree) | {tree.fullname})
+        self._visible_by_module[tree.fullname] = (tree, len(tree.imports), visible)
+        return visible
 
 
 def _imported_modules(tree: MypyFile) -> set[str]:
@@ -251,6 +273,8 @@ _KIND_NAMES = {
 
 
 def _is_installed_library(path: str) -> bool:
+    if "-packages" not in path and "typeshed" not in path:
+        return False  # most paths: no need to split
     parts = set(path.replace("\\", "/").split("/"))
     return bool(parts & {"site-packages", "dist-packages", "typeshed"})
 

@@ -35,25 +35,47 @@ class DefaultAnalysis:
 
 
 class ReportedModules:
-    """Whether the module being analyzed gets reports; remembered for the last module."""
+    """Whether the module being analyzed gets reports, answered once per module.
+
+    It also remembers the semantic analyzer its last caller ran in, so that
+    :meth:`current_module_hidden` can answer before any hook runs.
+    """
 
     def __init__(self, config: ProxyTypesConfig) -> None:
         self.config = config
-        self._module = ""
-        self._reported = False
+        self._answers: dict[str, bool] = {}
+        self._semanal: SemanticAnalyzer | None = None
 
     def includes(self, semanal: SemanticAnalyzer) -> bool:
         """False for stubs, exempt modules and installed libraries (errors never shown)."""
-        if semanal.cur_mod_id != self._module:
-            self._module = semanal.cur_mod_id
+        self._semanal = semanal
+        module = semanal.cur_mod_id
+        answer = self._answers.get(module)
+        if answer is None:
             path = semanal.cur_mod_node.path.replace("\\", "/")
-            self._reported = not (
+            answer = not (
                 semanal.is_stub_file
-                or self.config.is_exempt(self._module)
+                or self.config.is_exempt(module)
                 or "/site-packages/" in path
                 or "/dist-packages/" in path
             )
-        return self._reported
+            self._answers[module] = answer
+        return answer
+
+    def current_module_hidden(self) -> bool:
+        """True if the module the remembered analyzer is in gets no reports.
+
+        False when unknown (no analyzer seen yet), so callers then do the full check.
+        Type analysis with that analyzer as API always happens inside its current
+        module, so a hook it would run there reports nothing when this is True.
+        """
+        semanal = self._semanal
+        if semanal is None:
+            return False
+        try:
+            return not self.includes(semanal)
+        except Exception:
+            return False
 
 
 def semantic_analyzer(ctx: AnalyzeTypeContext) -> SemanticAnalyzer | None:
