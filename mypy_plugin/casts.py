@@ -60,10 +60,10 @@ class CastChecker:
         self.dynamic = dynamic
         self.modules = modules
         self.default_analysis = DefaultAnalysis()
-        # The casts of the statement seen last: the hook runs once per target class
+        # The calls in the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.
         self._statement: Node | None = None
-        self._casts: list[CastExpr] = []
+        self._calls: list[CallExpr] = []
 
     def wants(self, fullname: str) -> bool:
         """True if ``fullname`` is a static number class whose analysis we watch."""
@@ -96,19 +96,20 @@ class CastChecker:
         statement = semanal.statement
         if statement is None:
             return None
-        fresh = statement is not self._statement
-        while True:
-            if fresh:
-                self._statement = statement
-                # Only this statement's expressions: nested statements are analyzed later.
-                nodes = walk(statement, lambda node: isinstance(node, (Expression, Argument)))
-                self._casts = [node for node in nodes if isinstance(node, CastExpr)]
-            for cast in self._casts:
-                if any(item is target for item in _union_items(semanal, cast.type)):
-                    return cast
-            if fresh:
-                return None
-            fresh = True  # a later analysis pass of the statement makes new CastExprs
+        if statement is not self._statement:
+            self._statement = statement
+            # Only this statement's expressions: nested statements are analyzed later.
+            nodes = walk(statement, lambda node: isinstance(node, (Expression, Argument)))
+            self._calls = [node for node in nodes if isinstance(node, CallExpr)]
+        # The analyzer turns a call of cast() into a CastExpr stored on the call, and
+        # each later pass over the statement stores a new one: read them afresh.
+        for call in self._calls:
+            cast = call.analyzed
+            if isinstance(cast, CastExpr) and any(
+                item is target for item in _union_items(semanal, cast.type)
+            ):
+                return cast
+        return None
 
 
 def _union_items(semanal: SemanticAnalyzer, target: Type) -> list[Type]:

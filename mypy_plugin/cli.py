@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 from urllib.parse import quote
 
 from mypy_plugin.constants import PLUGIN_SECTION_INI
-from proxy_types import ProxyTypesError
+from proxy_types import ConfigurationError, ProxyTypesError
 
 PROGRAM = "proxy-types"
 PLUGIN_MODULE = "mypy_plugin"
@@ -66,14 +66,17 @@ class ProjectConfig:
 
     @property
     def plugins(self) -> list[str]:
+        """The entries of ``plugins`` in the ``[mypy]`` section."""
         return split_commas(self.sections.get("mypy", {}).get("plugins", ""))
 
     @property
     def enables_plugin(self) -> bool:
+        """True if ``plugins`` already loads this plugin."""
         return any(entry.split(":")[0] == PLUGIN_MODULE for entry in self.plugins)
 
     @property
     def names_targets(self) -> bool:
+        """True if the config names what to check (``files``, ``modules``, ``packages``)."""
         mypy_section = self.sections.get("mypy", {})
         return any(mypy_section.get(key) for key in ("files", "modules", "packages"))
 
@@ -89,10 +92,12 @@ class ChosenConfig:
 
 
 def split_commas(value: str) -> list[str]:
+    """The non-empty, stripped items of a comma-separated setting."""
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def one_line(text: str) -> str:
+    """``text`` with every run of whitespace, newlines included, made one space."""
     return " ".join(text.split())
 
 
@@ -117,6 +122,7 @@ def read_ini(path: Path) -> dict[str, dict[str, str]]:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """The parsed TOML file; a one-line ``CommandLineError`` if it is unreadable."""
     if sys.version_info >= (3, 11):
         import tomllib as toml
     else:  # mypy itself depends on tomli before 3.11
@@ -132,6 +138,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def toml_value_as_ini(key: str, value: object) -> str:
+    """A TOML setting value as mypy expects it in an ini file."""
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, list):
@@ -189,13 +196,25 @@ def read_project_config(path: Path, *, required: bool) -> ProjectConfig | None:
             if required:
                 raise CommandLineError(f"broken config {path}: it has no [tool.mypy] table")
             return None
+        check_plugin_settings(path)  # before TOML values are flattened to ini text
         return ProjectConfig(path, toml_as_ini_sections(path, tool))
     sections = read_ini(path)
     if "mypy" not in sections:
         if required or path.name in OWN_CONFIG_NAMES:
             raise CommandLineError(f"broken config {path}: it has no [mypy] section")
         return None
+    check_plugin_settings(path)
     return ProjectConfig(path, sections)
+
+
+def check_plugin_settings(path: Path) -> None:
+    """Read the plugin's settings as the plugin will, failing with the plugin's message."""
+    from mypy_plugin.config import ProxyTypesConfig  # imports mypy: only when checking
+
+    try:
+        ProxyTypesConfig(display_path(path), raise_errors=True)
+    except ConfigurationError as exc:  # the line mypy would print, as for mypy's own errors
+        raise CommandLineError(f"broken config {one_line(str(exc))}") from None
 
 
 def find_project_config(start: Path) -> ProjectConfig | None:
@@ -265,6 +284,7 @@ def choose_config(forced: str | None, directory: Path) -> ChosenConfig:
 
 
 def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when possible, with forward slashes."""
     try:
         return Path(os.path.relpath(path)).as_posix()
     except ValueError:  # another drive on Windows
@@ -289,11 +309,14 @@ class Finding:
     hint: str | None = None
 
     def as_dict(self) -> dict[str, object]:
+        """The finding as JSON-ready data."""
         return asdict(self)
 
 
 @dataclass
 class CheckResult:
+    """The findings of one ``check`` run, mypy's exit status and what else it printed."""
+
     findings: list[Finding]
     exit_status: int
     config: ChosenConfig
@@ -301,6 +324,7 @@ class CheckResult:
 
 
 def int_or_none(value: object) -> int | None:
+    """``value`` if it is an int (not a bool), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -340,6 +364,7 @@ def run_mypy(arguments: list[str]) -> tuple[str, str, int]:
 
 
 def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> list[str]:
+    """The mypy command line for ``paths`` with JSON output and the chosen config."""
     arguments = ["--config-file", config, "--output", "json", "--show-column-numbers"]
     arguments += ["--show-error-codes", "--hide-error-context", "--no-pretty", "--no-color-output"]
     if cache_dir is not None:
@@ -432,6 +457,7 @@ def proxy_codes() -> list[tuple[str, str]]:
 
 
 def summarize(findings: Sequence[Finding]) -> dict[str, int]:
+    """Count of findings per plugin code, with every other error counted together."""
     counts = {code: 0 for code, _ in proxy_codes()}
     counts[OTHER_ERRORS] = 0
     for finding in findings:
@@ -442,6 +468,7 @@ def summarize(findings: Sequence[Finding]) -> dict[str, int]:
 
 
 def render_text(result: CheckResult) -> str:
+    """mypy's findings as text, then the summary table."""
     out = io.StringIO()
     for finding in result.findings:
         location = f"{finding.file}:{finding.line}:{finding.column}"
@@ -460,6 +487,7 @@ def render_text(result: CheckResult) -> str:
 
 
 def render_json(result: CheckResult) -> str:
+    """The findings, summary and config as one JSON document."""
     document = {
         "tool": PROGRAM,
         "version": tool_version(),
@@ -472,6 +500,7 @@ def render_json(result: CheckResult) -> str:
 
 
 def tool_version() -> str:
+    """The installed proxy-types version, or ``0+unknown`` when not installed."""
     from importlib import metadata
 
     try:
@@ -481,6 +510,7 @@ def tool_version() -> str:
 
 
 def sarif_rule(code: str, description: str) -> dict[str, object]:
+    """The SARIF rule of an error code, with its explanation as help when there is one."""
     from mypy_plugin.explain import explanation_markdown, explanation_text
 
     text, markdown = description, description
@@ -500,6 +530,7 @@ def sarif_rule(code: str, description: str) -> dict[str, object]:
 
 
 def mypy_code_description(code: str) -> str:
+    """mypy's description of one of its own error codes."""
     from mypy import errorcodes
 
     known = errorcodes.error_codes.get(code)
@@ -507,6 +538,7 @@ def mypy_code_description(code: str) -> str:
 
 
 def sarif_location(finding: Finding, root: Path) -> dict[str, object]:
+    """A finding's SARIF location, relative to ``root`` when it lies inside it."""
     path = Path(finding.file)
     absolute = path if path.is_absolute() else (Path.cwd() / path)
     try:
@@ -521,11 +553,13 @@ def sarif_location(finding: Finding, root: Path) -> dict[str, object]:
 
 
 def render_sarif(result: CheckResult) -> str:
+    """The findings as a SARIF 2.1.0 log for code scanning."""
     root = Path.cwd().resolve()
     rules: list[dict[str, object]] = []
     rule_index: dict[str, int] = {}
 
     def add_rule(code: str, description: str) -> None:
+        """Append the rule of ``code`` and remember its index."""
         rule_index[code] = len(rules)
         rules.append(sarif_rule(code, description))
 
@@ -573,10 +607,12 @@ class ArgumentParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line."""
 
     def error(self, message: str) -> NoReturn:
+        """Raise the parse error as a one-line ``CommandLineError``."""
         raise CommandLineError(f"{message} (see {self.prog} --help)")
 
 
 def build_parser() -> ArgumentParser:
+    """The ``proxy-types`` argument parser with its subcommands."""
     parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     commands.required = True
@@ -603,6 +639,7 @@ def build_parser() -> ArgumentParser:
 
 
 def command_check(options: argparse.Namespace) -> int:
+    """Run ``proxy-types check``; return the exit status."""
     config = options.config
     if options.default_config:
         if config is not None:
@@ -623,6 +660,7 @@ def command_check(options: argparse.Namespace) -> int:
 
 
 def command_fix(options: argparse.Namespace) -> int:
+    """Run ``proxy-types fix`` (needs libcst); return the exit status."""
     try:
         from mypy_plugin import fix
     except ImportError as exc:
@@ -636,6 +674,7 @@ def command_fix(options: argparse.Namespace) -> int:
 
 
 def command_explain(options: argparse.Namespace) -> int:
+    """Print one code's explanation, or the list of codes; return 0."""
     from mypy_plugin.explain import explain_code, list_codes
 
     sys.stdout.write(list_codes() if options.code is None else explain_code(options.code))

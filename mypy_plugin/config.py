@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from . import errors
 from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -25,8 +26,10 @@ _FALSE = {"false", "no", "off", "0"}
 class ProxyTypesConfig:
     """The ``[mypy.plugins.proxy_types]`` / ``[tool.proxy_types]`` settings.
 
-    Any problem ends the run with one ``file: error: ...`` line and exit code 2,
-    which is how mypy itself reports a bad configuration.
+    Reading raises ``ConfigurationError`` (its message is one ``file: error:
+    ...`` line); unless ``raise_errors`` is set, the constructor (the plugin's
+    entry point) prints that line and exits with code 2, which is how mypy
+    itself reports a bad configuration.
     """
 
     KEYS = (
@@ -37,7 +40,7 @@ class ProxyTypesConfig:
         "isinstance_functions",
     )
 
-    def __init__(self, config_file: str | None) -> None:
+    def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
         self.config_file = config_file or ""
         self.dynamic_number_classes: tuple[str, ...] = ()
         self.strict_isinstance = False
@@ -47,10 +50,20 @@ class ProxyTypesConfig:
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
         if not config_file:
             return
-        if config_file.endswith(".toml"):
-            self._read_toml(config_file)
-        else:
-            self._read_ini(config_file)
+        try:
+            if config_file.endswith(".toml"):
+                self._read_toml(config_file)
+            else:
+                self._read_ini(config_file)
+        except Exception as error:
+            # Imported on failure only: the runtime package would cost every mypy run
+            # its import time (see number_table.py).
+            from proxy_types import ConfigurationError
+
+            if raise_errors or not isinstance(error, ConfigurationError):
+                raise
+            print(error, file=sys.stderr)
+            sys.exit(2)
 
     # -- reading ------------------------------------------------------------
 
@@ -59,7 +72,7 @@ class ProxyTypesConfig:
         try:
             parser.read(path, encoding="utf-8")
         except (configparser.Error, OSError, UnicodeDecodeError) as exc:
-            self._fail(f"cannot read the config file: {exc}".splitlines()[0])
+            self._fail(errors.config_unreadable(str(exc)))
         if not parser.has_section(PLUGIN_SECTION_INI):
             return
         section = parser[PLUGIN_SECTION_INI]
@@ -67,23 +80,23 @@ class ProxyTypesConfig:
             self._set(key, raw, from_ini=True)
 
     def _read_toml(self, path: str) -> None:
-        loads = _toml_loader(path)
+        loads = self._toml_loader()
         try:
             with open(path, "rb") as stream:
                 data = loads(stream.read().decode("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            self._fail(f"cannot read the config file: {exc}".splitlines()[0])
+            self._fail(errors.config_unreadable(str(exc)))
         section: Any = data
         for part in PLUGIN_SECTION_TOML:
             section = section.get(part, {}) if isinstance(section, dict) else {}
         if not isinstance(section, dict):
-            self._fail("[tool.proxy_types] must be a table")
+            self._fail(errors.config_not_a_table())
         for key, value in section.items():
             self._set(str(key), value, from_ini=False)
 
     def _set(self, key: str, value: object, *, from_ini: bool) -> None:
         if key not in self.KEYS:
-            self._fail(f'unknown setting "{key}" (known: {", ".join(self.KEYS)})')
+            self._fail(errors.config_unknown_setting(key, self.KEYS))
         if key == "strict_isinstance":
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
@@ -91,7 +104,7 @@ class ProxyTypesConfig:
         if key in ("dynamic_number_classes", "migrate_classes"):
             for name in names:
                 if not _DOTTED_NAME.match(name):
-                    self._fail(f'{key}: "{name}" is not a fully qualified class name like pkg.Class')
+                    self._fail(errors.config_not_a_class_name(key, name))
             if key == "migrate_classes":
                 self.migrate_classes = tuple(names)
             else:
@@ -101,20 +114,18 @@ class ProxyTypesConfig:
         else:
             for name in names:
                 if not _MODULE_PATTERN.match(name):
-                    self._fail(f'{key}: "{name}" is not a module name or pkg.* pattern')
+                    self._fail(errors.config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
 
     def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
         match = _ISINSTANCE_FUNCTION.match(entry)
         if match is None:
-            self._fail(f'isinstance_functions: "{entry}" is not pkg.mod.function or '
-                       "pkg.mod.function:VALUE_INDEX:CLASSES_INDEX")
+            self._fail(errors.config_bad_isinstance_function(entry))
         if match["value"] is None:
             return match["name"], (0, 1)
         value, classes = int(match["value"]), int(match["classes"])
         if value == classes:
-            self._fail(f'isinstance_functions: "{entry}" uses argument {value} for both the '
-                       "value and the classes")
+            self._fail(errors.config_same_argument(entry, value))
         return match["name"], (value, classes)
 
     def _boolean(self, key: str, value: object, *, from_ini: bool) -> bool:
@@ -122,18 +133,31 @@ class ProxyTypesConfig:
             return value
         if from_ini and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        self._fail(f'{key}: expected true or false, got "{value}"')
+        self._fail(errors.config_expected_boolean(key, value))
 
     def _name_list(self, key: str, value: object, *, from_ini: bool) -> list[str]:
         if from_ini and isinstance(value, str):
             return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return [item.strip() for item in value]
-        self._fail(f"{key}: expected a list of strings, got {value!r}")
+        self._fail(errors.config_expected_list(key, value))
 
-    def _fail(self, message: str) -> NoReturn:
-        print(f"{self.config_file}: error: [proxy_types] {message}", file=sys.stderr)
-        sys.exit(2)
+    def _fail(self, problem: str) -> NoReturn:
+        from proxy_types import ConfigurationError
+
+        raise ConfigurationError(errors.config_error_line(self.config_file, problem))
+
+    def _toml_loader(self) -> Callable[[str], dict[str, Any]]:
+        if sys.version_info >= (3, 11):
+            import tomllib
+
+            return tomllib.loads
+        try:
+            import tomli  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            self._fail(errors.config_needs_tomli())
+        loads: Callable[[str], dict[str, Any]] = tomli.loads
+        return loads
 
     # -- using --------------------------------------------------------------
 
@@ -166,21 +190,3 @@ def _module_matches(module: str, pattern: str) -> bool:
         return module == package or module.startswith(package + ".")
     return fnmatch.fnmatchcase(module, pattern)
 
-
-def _toml_loader(path: str) -> Callable[[str], dict[str, Any]]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-
-        return tomllib.loads
-    else:
-        try:
-            import tomli  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            print(
-                f"{path}: error: [proxy_types] reading pyproject.toml on Python 3.10 needs "
-                "tomli (pip install tomli)",
-                file=sys.stderr,
-            )
-            sys.exit(2)
-        loads: Callable[[str], dict[str, Any]] = tomli.loads
-        return loads

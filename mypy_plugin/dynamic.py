@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ComparisonExpr, Expression, SliceExpr, TypeInfo
+from mypy.nodes import (
+    ComparisonExpr,
+    ComplexExpr,
+    Expression,
+    FloatExpr,
+    IntExpr,
+    SliceExpr,
+    TypeInfo,
+    UnaryExpr,
+)
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
     AnyType,
@@ -19,11 +28,19 @@ from mypy.types import (
 )
 
 
+_LITERAL_CLASSES = frozenset(
+    {"builtins.int", "builtins.float", "builtins.complex", "builtins.object"}
+)
+_NUMBER_LITERALS = (IntExpr, FloatExpr, ComplexExpr)
+
+
 class DynamicClasses:
     """The set of dynamic number classes (defaults plus configured ones)."""
 
     def __init__(self, fullnames: frozenset[str]) -> None:
         self.fullnames = fullnames
+        #: Number literals are int/float/complex: static unless those are configured dynamic.
+        self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
 
     def class_name(
         self,
@@ -97,6 +114,8 @@ def dynamic_in_expression(
     A comparison with a dynamic operand counts whatever its declared type:
     torch types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
+    if dynamic.literals_static and _is_number_literal(expr):
+        return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
             found = dynamic_in_expression(api, part, dynamic) if part is not None else None
@@ -113,3 +132,10 @@ def dynamic_in_expression(
                 return found
     return None
 
+
+
+def _is_number_literal(expr: Expression) -> bool:
+    """``1``, ``2.5``, ``-1`` and the like."""
+    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
+        expr = expr.expr
+    return isinstance(expr, _NUMBER_LITERALS)

@@ -32,7 +32,8 @@ PROXY_BASE = ErrorCode(
 )
 PROXY_CONFIG = ErrorCode(
     "proxy-config",
-    "the [proxy_types] plugin configuration names something that is not a class",
+    "a dynamic_number_classes or migrate_classes entry of the [proxy_types] configuration "
+    "is not a class",
     CATEGORY,
 )
 
@@ -221,3 +222,80 @@ def not_a_class(
         context,
         code=PROXY_CONFIG,
     )
+
+
+def no_such_class(
+    api: CheckerPluginInterface,
+    context: Context,
+    config_file: str,
+    name: str,
+    setting: str,
+) -> None:
+    """proxy-config: a configured class's module is in the build but lacks the name."""
+    module, _, attribute = name.rpartition(".")
+    api.fail(
+        f'{config_file}: {setting} entry "{name}": no such class in module "{module}" '
+        f'(module has no attribute "{attribute}"); check the spelling',
+        context,
+        code=PROXY_CONFIG,
+    )
+
+
+# -- configuration problems: one line each, exit status 2 ---------------------
+
+
+def config_error_line(config_file: str, problem: str) -> str:
+    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors."""
+    return f"{config_file}: error: [proxy_types] {problem}"
+
+
+def config_unreadable(reason: str) -> str:
+    """The config file cannot be read or parsed."""
+    return f"cannot read the config file: {reason}".splitlines()[0]
+
+
+def config_not_a_table() -> str:
+    """``[tool.proxy_types]`` is not a TOML table."""
+    return "[tool.proxy_types] must be a table"
+
+
+def config_unknown_setting(key: str, known: tuple[str, ...]) -> str:
+    """A key the plugin does not know."""
+    return f'unknown setting "{key}" (known: {", ".join(known)})'
+
+
+def config_not_a_class_name(key: str, name: str) -> str:
+    """A class list entry without a module part."""
+    return f'{key}: "{name}" is not a fully qualified class name like pkg.Class'
+
+
+def config_not_a_module_pattern(key: str, name: str) -> str:
+    """A module list entry that is neither a module name nor ``pkg.*``."""
+    return f'{key}: "{name}" is not a module name or pkg.* pattern'
+
+
+def config_bad_isinstance_function(entry: str) -> str:
+    """A malformed ``isinstance_functions`` entry."""
+    return (f'isinstance_functions: "{entry}" is not pkg.mod.function or '
+            "pkg.mod.function:VALUE_INDEX:CLASSES_INDEX")
+
+
+def config_same_argument(entry: str, index: int) -> str:
+    """An ``isinstance_functions`` entry whose value and classes share one argument."""
+    return (f'isinstance_functions: "{entry}" uses argument {index} for both the '
+            "value and the classes")
+
+
+def config_expected_boolean(key: str, value: object) -> str:
+    """A boolean setting with another value."""
+    return f'{key}: expected true or false, got "{value}"'
+
+
+def config_expected_list(key: str, value: object) -> str:
+    """A list setting with another value."""
+    return f"{key}: expected a list of strings, got {value!r}"
+
+
+def config_needs_tomli() -> str:
+    """pyproject.toml on Python 3.10 without tomli installed."""
+    return "reading pyproject.toml on Python 3.10 needs tomli (pip install tomli)"

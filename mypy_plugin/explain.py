@@ -95,8 +95,10 @@ EXPLANATIONS: dict[str, Explanation] = {
     "proxy-config": Explanation(
         meaning=(
             "The plugin's own configuration section ([mypy.plugins.proxy_types] in "
-            "mypy.ini, [tool.proxy_types] in pyproject.toml) names something that is not "
-            "a class, so the plugin cannot treat it as a dynamic number type."
+            "mypy.ini, [tool.proxy_types] in pyproject.toml) has a dynamic_number_classes "
+            "or migrate_classes entry that names something that is not a class (a "
+            "function, a variable), or a name its module does not define, so the plugin "
+            "cannot treat it as a dynamic number or legacy proxy class."
         ),
         wrong=(
             "[mypy.plugins.proxy_types]\n"
@@ -168,6 +170,7 @@ def plugin_codes() -> dict[str, str]:
 
 
 def valid_codes() -> dict[str, str]:
+    """Code -> description of every code ``explain`` accepts (the plugin's and borrowed ones)."""
     from mypy import errorcodes
 
     codes = plugin_codes()
@@ -177,6 +180,7 @@ def valid_codes() -> dict[str, str]:
 
 
 def suppression(code: str) -> str:
+    """The ways to silence ``code``, one per line."""
     return (
         f"  on one line:       <the reported line>  # type: ignore[{code}]\n"
         f"  in mypy.ini:       [mypy]  disable_error_code = {code}\n"
@@ -186,6 +190,7 @@ def suppression(code: str) -> str:
 
 
 def indent(text: str, prefix: str = "    ") -> str:
+    """``text`` with ``prefix`` before every non-blank line."""
     return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
 
 

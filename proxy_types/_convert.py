@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, Union, overload
+from typing import Any, overload
 
 from ._errors import CheckError, ConcretizationError
 from ._guards import is_dynamic_number, is_static_number, python_type_of
@@ -50,9 +50,6 @@ def _torch_to_static(x: object, kind: str) -> Any:
         ) from None
     _record_guard(x, value)
     return value
-
-
-Static = Union[int, float, complex]
 
 
 @overload
@@ -105,6 +102,8 @@ def check(cond: object, message: str | Callable[[], str] = "check failed") -> No
     A static False raises CheckError at once, a static True does nothing; a
     dynamic condition (BoolProxy, torch SymBool) becomes a deferred run-time
     check: recorded in the active trace, and for torch given to ``torch._check``.
+    A SymBool that torch evaluates to False (backed, or False by simplification)
+    raises CheckError too.
     """
     if isinstance(cond, bool):
         if not cond:
@@ -118,7 +117,14 @@ def check(cond: object, message: str | Callable[[], str] = "check failed") -> No
     if _torch_kind(cond) == "SymBool":
         torch = sys.modules["torch"]
         text = _message_text(message)
-        torch._check(cond, lambda: text)
+        try:
+            torch._check(cond, lambda: text)
+        except RuntimeError as err:
+            # torch raises a plain RuntimeError(text) when it evaluates the condition to
+            # False; its subclasses (data-dependent guards...) are other problems.
+            if type(err) is RuntimeError and str(err) == text:
+                raise CheckError(text) from err
+            raise
         recorder = current_recorder()
         if recorder is not None:
             recorder.record_check(cond, text)

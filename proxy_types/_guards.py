@@ -103,36 +103,29 @@ def _classify(cls: type) -> tuple[bool, bool]:
     return result
 
 
-# The two guards below run in hot paths: the builtins and tables they use are bound
-# as positional defaults (fast local loads; CPython specializes such calls, not
-# keyword-only defaults), and exact static types answer first.
-def is_static_number(
-    x: object, /, _type: Any = type, _exact: Any = _STATIC_EXACT, _cache: Any = _class_cache
-) -> TypeIs[int | float | complex]:
+def is_static_number(x: object) -> TypeIs[int | float | complex]:
     """True for genuine static numbers: bool, int, float, complex and subclasses.
 
     False for proxies, torch Sym types and registered dynamic types, even those
     that inherit from a builtin number class.  Never raises.
     """
-    cls = _type(x)
-    if cls in _exact:
-        return True
+    cls = type(x)
     try:
-        return _cache[cls][0]  # type: ignore[no-any-return]
+        if cls in _STATIC_EXACT:
+            return True
+        return _class_cache[cls][0]
     except Exception:
         return _classify(cls)[0]
 
 
-def is_dynamic_number(
-    x: object, /, _type: Any = type, _exact: Any = _STATIC_EXACT, _cache: Any = _class_cache
-) -> TypeIs[DynamicNumber]:
+def is_dynamic_number(x: object) -> TypeIs[DynamicNumber]:
     """True for proxies, torch SymInt/SymFloat/SymBool (when torch is already
     imported) and registered dynamic types.  Never raises."""
-    cls = _type(x)
-    if cls in _exact:
-        return False
+    cls = type(x)
     try:
-        return _cache[cls][1]  # type: ignore[no-any-return]
+        if cls in _STATIC_EXACT:
+            return False
+        return _class_cache[cls][1]
     except Exception:
         return _classify(cls)[1]
 

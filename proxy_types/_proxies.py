@@ -43,12 +43,20 @@ class NumberProxy(DynamicNumber):
         checked_name: object = name  # callers without a type checker pass anything
         if not isinstance(checked_name, str) or not checked_name:
             raise TypeError(f"{type(self).__name__}: name must be a non-empty str, got {name!r}")
+        # A subclass with a bad python_type fails here even without a hint.
+        validate_hint = self._hint_validator()
         self._name = name
-        self._hint = None if hint is None else self._validate_hint(hint)
+        self._hint = None if hint is None else validate_hint(type(self), hint)
 
     @classmethod
-    def _validate_hint(cls, hint: object) -> Hint:
-        raise NotImplementedError
+    def _hint_validator(cls) -> Callable[[type[NumberProxy], object], Hint]:
+        """The hint check of ``cls.python_type``; TypeError if that is no number type."""
+        python_type = getattr(cls, "python_type", None)
+        validator = _HINT_VALIDATORS.get(python_type) if isinstance(python_type, type) else None
+        if validator is None:
+            raise TypeError(f"{cls.__name__}: python_type must be bool, int, float or complex, "
+                            f"got {python_type!r}")
+        return validator
 
     @classmethod
     def _bad_hint(cls, hint: object) -> TypeError:
@@ -81,12 +89,6 @@ class IntegerProxy(NumberProxy):
     def __init__(self, name: str, hint: int | None = None) -> None:
         super().__init__(name, hint)
 
-    @classmethod
-    def _validate_hint(cls, hint: object) -> Hint:
-        if isinstance(hint, bool) or not (isinstance(hint, int) and is_static_number(hint)):
-            raise cls._bad_hint(hint)
-        return operator.index(hint)
-
 
 class FloatProxy(NumberProxy):
     """A dynamic float."""
@@ -96,12 +98,6 @@ class FloatProxy(NumberProxy):
 
     def __init__(self, name: str, hint: float | None = None) -> None:
         super().__init__(name, hint)
-
-    @classmethod
-    def _validate_hint(cls, hint: object) -> Hint:
-        if isinstance(hint, bool) or not (isinstance(hint, (int, float)) and is_static_number(hint)):
-            raise cls._bad_hint(hint)
-        return float(hint)
 
 
 class ComplexProxy(NumberProxy):
@@ -113,14 +109,6 @@ class ComplexProxy(NumberProxy):
     def __init__(self, name: str, hint: complex | None = None) -> None:
         super().__init__(name, hint)
 
-    @classmethod
-    def _validate_hint(cls, hint: object) -> Hint:
-        if isinstance(hint, bool) or not (
-            isinstance(hint, (int, float, complex)) and is_static_number(hint)
-        ):
-            raise cls._bad_hint(hint)
-        return complex(hint)
-
 
 class BoolProxy(NumberProxy):
     """A dynamic bool; ``check(b)`` records it as a runtime assertion."""
@@ -131,11 +119,37 @@ class BoolProxy(NumberProxy):
     def __init__(self, name: str, hint: bool | None = None) -> None:
         super().__init__(name, hint)
 
-    @classmethod
-    def _validate_hint(cls, hint: object) -> Hint:
-        if not isinstance(hint, bool):
-            raise cls._bad_hint(hint)
-        return bool(hint)
+
+def _int_hint(cls: type[NumberProxy], hint: object) -> Hint:
+    if isinstance(hint, bool) or not (isinstance(hint, int) and is_static_number(hint)):
+        raise cls._bad_hint(hint)
+    return operator.index(hint)
+
+
+def _float_hint(cls: type[NumberProxy], hint: object) -> Hint:
+    if isinstance(hint, bool) or not (isinstance(hint, (int, float)) and is_static_number(hint)):
+        raise cls._bad_hint(hint)
+    return float(hint)
+
+
+def _complex_hint(cls: type[NumberProxy], hint: object) -> Hint:
+    if isinstance(hint, bool) or not (
+        isinstance(hint, (int, float, complex)) and is_static_number(hint)
+    ):
+        raise cls._bad_hint(hint)
+    return complex(hint)
+
+
+def _bool_hint(cls: type[NumberProxy], hint: object) -> Hint:
+    if not isinstance(hint, bool):
+        raise cls._bad_hint(hint)
+    return bool(hint)
+
+
+# Keyed by the class's python_type: a user subclass of NumberProxy only sets python_type.
+_HINT_VALIDATORS: dict[type, Callable[[type[NumberProxy], object], Hint]] = {
+    int: _int_hint, float: _float_hint, complex: _complex_hint, bool: _bool_hint,
+}
 
 
 _PROXY_OF_KIND: dict[type, type[NumberProxy]] = {

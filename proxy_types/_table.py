@@ -77,10 +77,6 @@ FOREIGN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...] = (
 
 DYNAMIC_NUMBER_TYPES: tuple[DynamicNumberType, ...] = OWN_DYNAMIC_TYPES + FOREIGN_DYNAMIC_TYPES
 
-#: Foreign classes whose comparison dunders are declared ``-> bool`` although
-#: they return a dynamic bool at runtime (torch's SymInt.__lt__ returns SymBool).
-COMPARISONS_LIE_ABOUT_BOOL: tuple[str, ...] = ("torch.SymInt", "torch.SymFloat", "torch.SymBool")
-
 # -- operations -------------------------------------------------------------
 
 
@@ -107,8 +103,6 @@ CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = (
     Concretizer("__hash__", "hash()", "int"),
 )
 
-CONCRETIZING_DUNDER_NAMES: frozenset[str] = frozenset(c.dunder for c in CONCRETIZING_DUNDERS)
-
 #: Callables (by fully qualified name, as mypy sees them) that concretize
 #: a number argument implicitly, mapped to the spelling used in messages.
 CONCRETIZING_FUNCTIONS: dict[str, str] = {
@@ -118,7 +112,6 @@ CONCRETIZING_FUNCTIONS: dict[str, str] = {
     "builtins.complex": "complex()",
     "builtins.round": "round()",
     "builtins.range": "range()",
-    "builtins.divmod": "divmod()",
     "builtins.hex": "hex()",
     "builtins.oct": "oct()",
     "builtins.bin": "bin()",

@@ -3,11 +3,7 @@
 from collections.abc import Callable
 from typing import Any, Protocol, overload, type_check_only
 
-from typing_extensions import TypeAlias
-
 from ._proxies import BoolProxy, ComplexProxy, FloatProxy, IntegerProxy
-
-Static: TypeAlias = int | float | complex
 
 @type_check_only
 class _SymIntLike(Protocol):

@@ -15,7 +15,6 @@ class DynamicNumberType(NamedTuple):
 OWN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...]
 FOREIGN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...]
 DYNAMIC_NUMBER_TYPES: tuple[DynamicNumberType, ...]
-COMPARISONS_LIE_ABOUT_BOOL: tuple[str, ...]
 
 class Concretizer(NamedTuple):
     dunder: str
@@ -23,7 +22,6 @@ class Concretizer(NamedTuple):
     result: str
 
 CONCRETIZING_DUNDERS: tuple[Concretizer, ...]
-CONCRETIZING_DUNDER_NAMES: frozenset[str]
 CONCRETIZING_FUNCTIONS: dict[str, str]
 CONCRETIZING_MODULES: tuple[str, ...]
 

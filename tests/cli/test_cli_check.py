@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -263,8 +264,11 @@ def test_forced_config_that_does_not_exist(run_cli: RunCli, tmp_path: Path) -> N
                      "strict_isinstance = sometimes\n", "strict_isinstance"),
         ("mypy.ini", "[mypy]\nplugins = mypy_plugin, no_such_plugin_module\n",
          "no_such_plugin_module"),
+        ("pyproject.toml", '[tool.mypy]\n\n[tool.proxy_types]\nstrict_isinstance = "yes"\n',
+         'strict_isinstance: expected true or false, got "yes"'),
     ],
-    ids=["ini-syntax", "mypy-value", "toml-syntax", "plugin-setting", "missing-plugin"],
+    ids=["ini-syntax", "mypy-value", "toml-syntax", "plugin-setting", "missing-plugin",
+         "toml-plugin-type"],
 )
 def test_broken_config(
     run_cli: RunCli, tmp_path: Path, config_name: str, config_text: str, named: str
@@ -273,3 +277,19 @@ def test_broken_config(
     line = one_line_error(run_cli("check", "clean.py", cwd=tmp_path))
     assert named in line
     assert config_name in line
+
+
+def test_toml_plugin_setting_fails_as_under_plain_mypy(
+    run_cli: RunCli, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    write(tmp_path, {
+        "pyproject.toml": '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n'
+                          '[tool.proxy_types]\nexempt_modules = "legacy"\n',
+        "clean.py": CLEAN,
+    })
+    plain = subprocess.run([sys.executable, "-m", "mypy", "clean.py"], cwd=tmp_path,
+                           env=cli_env, capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 2
+    assert "exempt_modules: expected a list of strings" in plain.stderr
+    line = one_line_error(run_cli("check", "clean.py", cwd=tmp_path))
+    assert line == f"proxy-types: error: broken config {plain.stderr.strip()}"

@@ -41,7 +41,8 @@ def test_explain_without_code_lists_codes(run_cli: RunCli, tmp_path: Path) -> No
     result = run_cli("explain", cwd=tmp_path)
     assert result.returncode == 0
     listed = [line.split()[0] for line in result.stdout.splitlines()]
-    assert listed == list(valid_codes())
+    assert listed == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
+                      "proxy-cast", "truthy-bool"]
 
 
 def test_every_plugin_code_is_explained_and_nothing_else() -> None:

@@ -54,3 +54,16 @@ def test_unknown_key_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         ProxyTypesConfig(str(config_file))
     assert exit_info.value.code == 2
     assert 'unknown setting "strict"' in capsys.readouterr().err
+
+
+def test_bad_setting_raises_configuration_error_when_asked(tmp_path: Path) -> None:
+    from proxy_types import ConfigurationError
+
+    config_file = tmp_path / "pyproject.toml"
+    config_file.write_text('[tool.proxy_types]\nstrict_isinstance = "yes"\n')
+    with pytest.raises(ConfigurationError) as raised:
+        ProxyTypesConfig(str(config_file), raise_errors=True)
+    assert str(raised.value) == (f'{config_file}: error: [proxy_types] strict_isinstance: '
+                                 'expected true or false, got "yes"')
+    config_file.write_text("[tool.proxy_types]\nstrict_isinstance = true\n")
+    assert ProxyTypesConfig(str(config_file), raise_errors=True).strict_isinstance

@@ -94,6 +94,24 @@ def test_register_dynamic_type_decorator_and_errors() -> None:
         register_dynamic_type(Dim, untyped(str))
 
 
+def test_register_dynamic_type_with_only_python_type_is_a_decorator() -> None:
+    @register_dynamic_type(python_type=float)
+    class Scale:
+        pass
+
+    class Raw:
+        pass
+
+    assert register_dynamic_type(python_type=int)(Raw) is Raw  # the class itself
+    assert is_dynamic_number(Scale()) and not is_static_number(Scale())
+    assert external_isinstance(Scale(), float) and not external_isinstance(Scale(), int)
+    with pytest.raises(TypeError, match="python_type must be .* got <class 'str'>"):
+        register_dynamic_type(python_type=untyped(str))
+    with pytest.raises(TypeError, match=r"python_type is required; as a decorator write "
+                                        r"@register_dynamic_type\(python_type=int\)"):
+        untyped(register_dynamic_type)(Scale)
+
+
 def test_registration_invalidates_cached_answers() -> None:
     class LateProxy(int):
         pass

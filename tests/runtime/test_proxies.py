@@ -146,3 +146,31 @@ def test_each_table_dunder_raises_naming_the_operation(concretizer: Any) -> None
 
 def test_static_numbers_still_work() -> None:
     assert [1, 2][1] == 2 and math.sqrt(4) == 2.0 and bool(5) and hash(5) == 5
+
+
+class UserFloatProxy(NumberProxy):
+    """A user's own proxy class, as `proxy-types explain proxy-base` suggests."""
+
+    python_type = float
+
+
+def test_subclass_setting_python_type_works() -> None:
+    p = UserFloatProxy("x", 1)
+    assert p.hint == 1.0 and type(p.hint) is float
+    assert UserFloatProxy("u").hint is None
+    seen: object = p
+    assert proxy_types.is_dynamic_number(seen) and not isinstance(seen, (float, numbers.Number))
+    doubled = p * 2
+    assert isinstance(doubled, FloatProxy) and doubled.hint == 2.0
+    with pytest.raises(TypeError, match="UserFloatProxy: hint must be a static float"):
+        UserFloatProxy("y", "1.0")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("python_type", [str, None, numbers.Real])
+def test_subclass_with_bad_python_type_names_the_class(python_type: object) -> None:
+    namespace: dict[str, object] = {} if python_type is None else {"python_type": python_type}
+    broken = type("BrokenProxy", (NumberProxy,), namespace)
+    with pytest.raises(TypeError, match="BrokenProxy: python_type must be bool, int, float or complex"):
+        broken("x")
+    with pytest.raises(TypeError, match="BrokenProxy: python_type must be"):
+        broken("x", 1.0)

@@ -12,6 +12,7 @@ from torch._dynamo.source import ConstantSource  # noqa: E402
 from torch.fx.experimental.symbolic_shapes import ShapeEnv  # noqa: E402
 
 from proxy_types import (  # noqa: E402
+    CheckError,
     ConcretizationError,
     DynamicNumber,
     NumberClasses,
@@ -70,10 +71,14 @@ def test_check_defers_to_torch_check() -> None:
         check(unbacked >= 0, "must be non-negative")
     assert sum(len(v) for v in shape_env.deferred_runtime_asserts.values()) == 1
     assert [c.message for c in t.checks] == ["must be non-negative"]
-    # A backed condition is evaluated by torch: False fails there.
+    # A backed condition is evaluated by torch: False fails as a static False does.
     n = backed_symint(shape_env, "n", 5)
-    with pytest.raises(RuntimeError, match="n too small"):
+    with pytest.raises(CheckError, match="^n too small$") as raised:
         check(n > 10, "n too small")
+    assert type(raised.value.__cause__) is RuntimeError
+    check(n > 2, "never raised")  # backed True: nothing
+    with pytest.raises(CheckError, match="^always false$"):
+        check(unbacked * 0 > 1, lambda: "always false")  # False by simplification
 
 
 def test_make_fx_symbolic_sizes_are_dynamic() -> None:

@@ -192,6 +192,14 @@ class MyDynamicInt:
 Registered = assert_type(register_dynamic_type(MyDynamicInt, int), type[MyDynamicInt])
 assert Registered is MyDynamicInt and is_dynamic_number(MyDynamicInt())
 
+
+@register_dynamic_type(python_type=float)
+class MyDynamicFloat:
+    pass
+
+
+assert is_dynamic_number(assert_type(MyDynamicFloat(), MyDynamicFloat))
+
 # -- tracing ----------------------------------------------------------------------
 assert assert_type(current_recorder(), Union[Recorder, None]) is None
 with trace() as recorded:

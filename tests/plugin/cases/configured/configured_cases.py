@@ -1,4 +1,4 @@
-from __future__ import annotations  # E: [proxy-config] dynamic_number_classes entry "configured_lib.not_a_class" is a function, not a class
+from __future__ import annotations  # E: [proxy-config] dynamic_number_classes entry "configured_lib.not_a_class" is a function, not a class  # E: [proxy-config] dynamic_number_classes entry "configured_lib.TracdNumber": no such class in module "configured_lib"
 
 from proxy_types import IntegerProxy
 
