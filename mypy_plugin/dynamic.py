@@ -133,7 +133,6 @@ def dynamic_in_expression(
     return None
 
 
-
 def _is_number_literal(expr: Expression) -> bool:
     """``1``, ``2.5``, ``-1`` and the like."""
     if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):

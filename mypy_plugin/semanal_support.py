@@ -43,23 +43,24 @@ class ReportedModules:
 
     def __init__(self, config: ProxyTypesConfig) -> None:
         self.config = config
-        self._answers: dict[str, bool] = {}
+        self._answers: dict[tuple[str, str], bool] = {}
         self._semanal: SemanticAnalyzer | None = None
 
     def includes(self, semanal: SemanticAnalyzer) -> bool:
         """False for stubs, exempt modules and installed libraries (errors never shown)."""
         self._semanal = semanal
         module = semanal.cur_mod_id
-        answer = self._answers.get(module)
+        key = (module, semanal.cur_mod_node.path)  # a daemon may see a module move
+        answer = self._answers.get(key)
         if answer is None:
-            path = semanal.cur_mod_node.path.replace("\\", "/")
+            path = key[1].replace("\\", "/")
             answer = not (
                 semanal.is_stub_file
                 or self.config.is_exempt(module)
                 or "/site-packages/" in path
                 or "/dist-packages/" in path
             )
-            self._answers[module] = answer
+            self._answers[key] = answer
         return answer
 
     def current_module_hidden(self) -> bool:
