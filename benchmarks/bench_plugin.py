@@ -89,10 +89,21 @@ def compile_bytecode() -> None:
         compileall.compile_dir(str(ROOT / package), quiet=1)
 
 
+def mypy_command() -> list[str]:
+    """``python -m mypy`` that imports the plugin from the checkout, not the working directory.
+
+    ``-m`` puts the working directory first on ``sys.path``; the project corpus holds
+    its own uncompiled copy of ``mypy_plugin/``, which would shadow the measured one.
+    ``-P`` (Python 3.11+) leaves the working directory out.
+    """
+    safe_path = ["-P"] if sys.version_info >= (3, 11) else []
+    return [sys.executable, *safe_path, "-m", "mypy"]
+
+
 def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
     """One fresh mypy process on ``corpus``; its output goes to ``log``."""
     compile_bytecode()
-    command = [sys.executable, "-m", "mypy", "--config-file", str(config),
+    command = [*mypy_command(), "--config-file", str(config),
                "--cache-dir", str(cache_dir), *corpus.targets]
     environment = dict(os.environ)
     # Both variants get the same path, so the import of mypy_plugin is the only difference.

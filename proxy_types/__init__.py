@@ -12,13 +12,13 @@ from ._guards import NumberLike as NumberLike
 from ._guards import external_isinstance as external_isinstance
 from ._guards import is_dynamic_number as is_dynamic_number
 from ._guards import is_static_number as is_static_number
+from ._guards import register_dynamic_type as register_dynamic_type
 from ._proxies import BoolProxy as BoolProxy
 from ._proxies import ComplexProxy as ComplexProxy
 from ._proxies import FloatProxy as FloatProxy
 from ._proxies import IntegerProxy as IntegerProxy
 from ._proxies import NumberProxy as NumberProxy
 from ._proxies import proxy as proxy
-from ._registration import register_dynamic_type as register_dynamic_type
 from ._trace import Recorder as Recorder
 from ._trace import Trace as Trace
 from ._trace import current_recorder as current_recorder

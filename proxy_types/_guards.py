@@ -6,7 +6,8 @@ import abc
 import sys
 import types
 import typing
-from typing import Any, Union
+from collections.abc import Callable
+from typing import Any, TypeVar, Union, overload
 
 from typing_extensions import TypeAlias, TypeIs
 
@@ -148,17 +149,41 @@ def python_type_of(x: object) -> type | None:
     return None
 
 
+_ClassT = TypeVar("_ClassT", bound=type)
+_PythonType: TypeAlias = Union[type[int], type[float], type[complex], type[bool]]
+
+
+@overload
+def register_dynamic_type(cls: _ClassT, python_type: _PythonType) -> _ClassT: ...
+@overload
+def register_dynamic_type(*, python_type: _PythonType) -> Callable[[_ClassT], _ClassT]: ...
 def register_dynamic_type(
-    cls: type, python_type: type[int] | type[float] | type[complex] | type[bool]
-) -> type:
-    """Declare ``cls`` a dynamic number standing for ``python_type``; returns ``cls``."""
-    if not isinstance(cls, type):
-        raise TypeError(f"register_dynamic_type: expected a class, got {cls!r}")
+    cls: _ClassT | None = None, python_type: _PythonType | None = None
+) -> _ClassT | Callable[[_ClassT], _ClassT]:
+    """Declare ``cls`` a dynamic number standing for ``python_type``; returns ``cls``.
+
+    ``@register_dynamic_type(python_type=int)`` does the same for the decorated class.
+    """
+    if python_type is None:
+        raise TypeError("register_dynamic_type: python_type is required; as a decorator "
+                        "write @register_dynamic_type(python_type=int)")
     if python_type not in _STATIC_EXACT:
-        raise TypeError(
-            f"register_dynamic_type: python_type must be bool, int, float or complex, "
-            f"got {python_type!r}"
-        )
+        raise TypeError("register_dynamic_type: python_type must be bool, int, float or "
+                        f"complex, got {python_type!r}")
+    if cls is not None:
+        return _register(cls, python_type)
+    number_type = python_type
+
+    def register(decorated: _ClassT) -> _ClassT:
+        return _register(decorated, number_type)
+
+    return register
+
+
+def _register(cls: _ClassT, python_type: type) -> _ClassT:
+    checked: object = cls  # callers without a type checker pass anything
+    if not isinstance(checked, type):
+        raise TypeError(f"register_dynamic_type: expected a class, got {cls!r}")
     _registered[id(cls)] = (cls, python_type)
     DynamicNumber.register(cls)
     _class_cache.clear()

@@ -12,6 +12,7 @@ from ._guards import (
     external_isinstance as external_isinstance,
     is_dynamic_number as is_dynamic_number,
     is_static_number as is_static_number,
+    register_dynamic_type as register_dynamic_type,
 )
 from ._proxies import (
     BoolProxy as BoolProxy,
@@ -21,7 +22,6 @@ from ._proxies import (
     NumberProxy as NumberProxy,
     proxy as proxy,
 )
-from ._registration import register_dynamic_type as register_dynamic_type
 from ._trace import (
     Recorder as Recorder,
     Trace as Trace,
