@@ -61,3 +61,29 @@ def test_inline_comment_after_a_value_is_rejected(tmp_path: Path, docs_cache_dir
     result = run_mypy_with_config(bad, tmp_path, docs_cache_dir)
     assert result.returncode == 2
     assert "strict_isinstance" in result.stderr
+
+
+def readme_example() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert blocks, "the README should show the guards in a ```python block"
+    return str(blocks[0])
+
+
+def test_readme_example_type_checks_with_the_plugin_and_runs(tmp_path: Path) -> None:
+    (tmp_path / "readme_example.py").write_text(readme_example(), encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\nstrict = True\n"
+        "enable_error_code = truthy-bool\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"),
+         "readme_example.py"], capture_output=True, text=True, cwd=tmp_path, env=env,
+        timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    ran = subprocess.run([sys.executable, "readme_example.py"], capture_output=True,
+                         text=True, cwd=tmp_path, env=env, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    # the trace the README promises: the operations, the deferred check, the guard
+    assert "check t2, 'm must be non-negative'" in ran.stdout
+    assert "guard n == 5" in ran.stdout
