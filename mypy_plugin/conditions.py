@@ -1,16 +1,19 @@
 """proxy-concretize for conditions: ``if n >= 0:`` specializes on a traced value.
 
-No mypy hook sees an ``if``.  Instead each module's tree is walked once to
-collect the spans of expressions whose truth value Python asks for; the
-comparison-method hooks then report a comparison with a dynamic operand that
-stands at one of those spans.
+No mypy hook sees an ``if``.  Instead the top-level statement holding a
+comparison with a dynamic operand is walked (once) to collect the spans of
+expressions whose truth value Python asks for; the comparison-method hooks
+report the comparison if it stands at one of those spans.
 """
 
 from __future__ import annotations
 
+import sys
+
 from mypy.nodes import (
     Argument,
     Block,
+    ClassDef,
     Node,
     Statement,
     AssertStmt,
@@ -23,6 +26,7 @@ from mypy.nodes import (
     MatchStmt,
     MypyFile,
     OpExpr,
+    OverloadedFuncDef,
     UnaryExpr,
     WhileStmt,
 )
@@ -132,24 +136,65 @@ def span_of(node: Context) -> Span:
     return (node.line, node.column, node.end_line or -1, node.end_column or -1)
 
 
+def _line_range(statement: Statement) -> tuple[int, int]:
+    """First and last line of a top-level statement, decorators included.
+
+    A statement without an end line is taken to run to the end of the file.
+    """
+    if isinstance(statement, OverloadedFuncDef) and statement.items:
+        parts: list[Statement] = [*statement.items]
+        if statement.impl is not None:
+            parts.append(statement.impl)
+        ranges = [_line_range(part) for part in parts]
+        return min(first for first, _ in ranges), max(last for _, last in ranges)
+    first = statement.line
+    if isinstance(statement, ClassDef) and statement.decorators:
+        first = min(first, *(decorator.line for decorator in statement.decorators))
+    last = statement.end_line if statement.end_line is not None else sys.maxsize
+    return first, last
+
+
+class _ModuleContexts:
+    """One module's top-level statements with the spans found in each, walked on demand."""
+
+    def __init__(self, tree: MypyFile, fingerprint: int) -> None:
+        self.tree = tree
+        self.fingerprint = fingerprint
+        self.ranges = [_line_range(statement) for statement in tree.defs]
+        self._spans: dict[int, frozenset[Span]] = {}
+
+    def statement_spans(self, index: int) -> frozenset[Span]:
+        spans = self._spans.get(index)
+        if spans is None:
+            collector = _BooleanContextCollector()
+            collector.walk(self.tree.defs[index])
+            spans = self._spans[index] = frozenset(collector.spans)
+        return spans
+
+
 class BooleanContexts:
-    """Per-module cache of boolean-context spans; rebuilt when the tree changes."""
+    """Per-module cache of boolean-context spans; rebuilt when the tree changes.
+
+    Only the top-level statements whose lines hold the node asked about are walked
+    (each once), not the whole module: the walk was the comparison check's main
+    cost.  A node no statement's lines hold falls back to walking every statement.
+    """
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[MypyFile, int, frozenset[Span]]] = {}
+        self._cache: dict[str, _ModuleContexts] = {}
 
-    def spans(self, tree: MypyFile) -> frozenset[Span]:
-        """Spans of the expressions in ``tree`` that Python tests for truth."""
+    def is_tested(self, tree: MypyFile, node: Context) -> bool:
+        """Whether Python tests ``node`` (an expression of ``tree``) for truth."""
         fingerprint = hash(tuple(span_of(d) for d in tree.defs))
-        cached = self._cache.get(tree.fullname)
-        if cached is not None and cached[0] is tree and cached[1] == fingerprint:
-            return cached[2]
-        collector = _BooleanContextCollector()
-        for definition in tree.defs:
-            collector.walk(definition)
-        spans = frozenset(collector.spans)
-        self._cache[tree.fullname] = (tree, fingerprint, spans)
-        return spans
+        module = self._cache.get(tree.fullname)
+        if module is None or module.tree is not tree or module.fingerprint != fingerprint:
+            module = self._cache[tree.fullname] = _ModuleContexts(tree, fingerprint)
+        span = span_of(node)
+        holders = [index for index, (first, last) in enumerate(module.ranges)
+                   if first <= node.line <= last]
+        if not holders:
+            holders = list(range(len(module.ranges)))
+        return any(span in module.statement_spans(index) for index in holders)
 
 
 def check_comparison(
@@ -166,6 +211,6 @@ def check_comparison(
     for arg_types in ctx.arg_types:
         for arg_type in arg_types:
             found = found or dynamic.class_name(arg_type)
-    if found is None or span_of(ctx.context) not in contexts.spans(tree):
+    if found is None or not contexts.is_tested(tree, ctx.context):
         return
     errors.dynamic_condition(ctx.api, ctx.context, found)
