@@ -17,11 +17,9 @@ from __future__ import annotations
 from mypy import errorcodes
 from mypy.nodes import (
     Argument,
-    AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
     ClassDef,
-    ConditionalExpr,
     Decorator,
     DelStmt,
     DictionaryComprehension,
@@ -30,18 +28,13 @@ from mypy.nodes import (
     FuncDef,
     GeneratorExpr,
     GlobalDecl,
-    IfStmt,
     Import,
     ImportFrom,
-    MatchStmt,
     NameExpr,
     Node,
     NonlocalDecl,
     OperatorAssignmentStmt,
-    OpExpr,
     TryStmt,
-    UnaryExpr,
-    WhileStmt,
     WithStmt,
 )
 from mypy.patterns import AsPattern, MappingPattern, StarredPattern
@@ -51,6 +44,7 @@ from mypy.types import Type
 from .number_table import table as _table
 
 from . import errors
+from .conditions import also_truth_tested, truth_tested_by
 from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
 #: Dynamic bool classes whose annotation starts the search, with the shown name.
@@ -173,32 +167,9 @@ def _names_bound_in(function: FuncDef) -> set[str]:
 
 def _tested_expressions(function: FuncDef) -> list[Expression]:
     """Expressions in ``function`` whose truth value Python asks for."""
-    tested: list[Expression] = []
-
-    def mark(expr: Expression) -> None:
-        tested.append(expr)
-        if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
-            mark(expr.right)  # tested too when the whole is tested
-        elif isinstance(expr, UnaryExpr) and expr.op == "not":
-            mark(expr.expr)
-
-    for node in walk(function.body, _inside_function):
-        if isinstance(node, IfStmt):
-            conditions = list(node.expr)
-        elif isinstance(node, (WhileStmt, AssertStmt)):
-            conditions = [node.expr]
-        elif isinstance(node, MatchStmt):
-            conditions = [guard for guard in node.guards if guard is not None]
-        elif isinstance(node, ConditionalExpr):
-            conditions = [node.cond]
-        elif isinstance(node, OpExpr) and node.op in ("and", "or"):
-            conditions = [node.left]  # always tested; the right one only via mark()
-        elif isinstance(node, UnaryExpr) and node.op == "not":
-            conditions = [node.expr]
-        elif isinstance(node, (GeneratorExpr, DictionaryComprehension)):
-            conditions = [c for group in node.condlists for c in group]
-        else:
-            continue
-        for condition in conditions:
-            mark(condition)
-    return tested
+    return [
+        tested
+        for node in walk(function.body, _inside_function)
+        for condition in truth_tested_by(node)
+        for tested in also_truth_tested(condition)
+    ]

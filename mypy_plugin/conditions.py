@@ -54,13 +54,6 @@ class _BooleanContextCollector:
         self.spans: set[Span] = set()
         self._seen: set[int] = set()
 
-    def mark(self, expr: Expression) -> None:
-        self.spans.add(span_of(expr))
-        if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
-            self.mark(expr.right)
-        elif isinstance(expr, UnaryExpr) and expr.op == "not":
-            self.mark(expr.expr)
-
     def walk(self, node: Node) -> None:
         pending: list[Node] = [node]
         while pending:
@@ -72,24 +65,37 @@ class _BooleanContextCollector:
             pending.extend(_children(current, self._NOT_CHILDREN))
 
     def _mark_conditions_of(self, node: Node) -> None:
-        conditions: list[Expression] = []
-        if isinstance(node, IfStmt):
-            conditions = list(node.expr)
-        elif isinstance(node, (WhileStmt, AssertStmt)):
-            conditions = [node.expr]
-        elif isinstance(node, MatchStmt):
-            conditions = [guard for guard in node.guards if guard is not None]
-        elif isinstance(node, ConditionalExpr):
-            conditions = [node.cond]
-        elif isinstance(node, OpExpr) and node.op in ("and", "or"):
-            # `a and b` always tests `a`; `b` only when the whole is tested (see mark).
-            conditions = [node.left]
-        elif isinstance(node, UnaryExpr) and node.op == "not":
-            conditions = [node.expr]
-        elif isinstance(node, (GeneratorExpr, DictionaryComprehension)):
-            conditions = [c for group in node.condlists for c in group]
-        for condition in conditions:
-            self.mark(condition)
+        for condition in truth_tested_by(node):
+            self.spans.update(span_of(expr) for expr in also_truth_tested(condition))
+
+
+def truth_tested_by(node: Node) -> list[Expression]:
+    """The expressions whose truth value ``node`` itself asks for."""
+    if isinstance(node, IfStmt):
+        return list(node.expr)
+    if isinstance(node, (WhileStmt, AssertStmt)):
+        return [node.expr]
+    if isinstance(node, MatchStmt):
+        return [guard for guard in node.guards if guard is not None]
+    if isinstance(node, ConditionalExpr):
+        return [node.cond]
+    if isinstance(node, OpExpr) and node.op in ("and", "or"):
+        # `a and b` always tests `a`; `b` only when the whole is tested.
+        return [node.left]
+    if isinstance(node, UnaryExpr) and node.op == "not":
+        return [node.expr]
+    if isinstance(node, (GeneratorExpr, DictionaryComprehension)):
+        return [c for group in node.condlists for c in group]
+    return []
+
+
+def also_truth_tested(expr: Expression) -> list[Expression]:
+    """``expr`` plus the operands whose truth its own truth test asks for."""
+    if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+        return [expr, *also_truth_tested(expr.right)]
+    if isinstance(expr, UnaryExpr) and expr.op == "not":
+        return [expr, *also_truth_tested(expr.expr)]
+    return [expr]
 
 
 def _attribute_names(cls: type) -> list[str]:
