@@ -9,6 +9,8 @@ PLUGIN_SECTION_TOML = ("tool", "proxy_types")
 
 STATIC_NUMBER_CLASSES: frozenset[str] = frozenset(_table.STATIC_NUMBER_TYPES)
 STATIC_NUMBER_ABCS: frozenset[str] = frozenset(_table.STATIC_ABC_TYPES)
+#: The builtin number classes a class can inherit from (``bool`` cannot be subclassed).
+SUBCLASSABLE_NUMBER_BUILTINS: frozenset[str] = frozenset(_table.STATIC_BUILTIN_TYPES) - {"builtins.bool"}
 
 #: Dynamic number classes known without any configuration.
 DEFAULT_DYNAMIC_CLASSES: frozenset[str] = frozenset(

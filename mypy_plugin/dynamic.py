@@ -27,10 +27,10 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .constants import SUBCLASSABLE_NUMBER_BUILTINS
 
-_LITERAL_CLASSES = frozenset(
-    {"builtins.int", "builtins.float", "builtins.complex", "builtins.object"}
-)
+
+_LITERAL_CLASSES = SUBCLASSABLE_NUMBER_BUILTINS | {"builtins.object"}
 _NUMBER_LITERALS = (IntExpr, FloatExpr, ComplexExpr)
 
 

@@ -31,7 +31,12 @@ from mypy.typevars import fill_typevars_with_any
 
 from . import errors
 from .config import ProxyTypesConfig
-from .constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES, static_classes_of
+from .constants import (
+    STATIC_NUMBER_ABCS,
+    STATIC_NUMBER_CLASSES,
+    SUBCLASSABLE_NUMBER_BUILTINS,
+    static_classes_of,
+)
 from .dynamic import expression_type
 
 METADATA_KEY = "proxy_types"
@@ -41,8 +46,8 @@ LEGACY_BASES_KEY = "legacy_bases"
 HIDDEN_BASES: frozenset[str] = STATIC_NUMBER_CLASSES - {"builtins.bool"}
 
 #: Static types a legacy proxy may hide behind (``bool`` cannot be subclassed).
-_COVER_TYPES: frozenset[str] = frozenset(
-    {"builtins.int", "builtins.float", "builtins.complex", "builtins.object", *STATIC_NUMBER_ABCS}
+_COVER_TYPES: frozenset[str] = (
+    SUBCLASSABLE_NUMBER_BUILTINS | STATIC_NUMBER_ABCS | {"builtins.object"}
 )
 
 

@@ -9,6 +9,7 @@ table imports only the standard library, so it can load on its own.
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 __all__ = ["table"]
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
     from proxy_types import _table as table
 else:
 
-    def _load_table():
+    def _load_table() -> ModuleType:
+        """The table module: the runtime's own if imported, else a private copy."""
         loaded = sys.modules.get("proxy_types._table")
         if loaded is not None:  # the runtime is already imported: share its table
             return loaded

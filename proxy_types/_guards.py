@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import builtins
 import sys
 import types
 import typing
@@ -11,11 +12,13 @@ from typing import Any, TypeVar, Union, overload
 
 from typing_extensions import TypeAlias, TypeIs
 
-from ._table import FOREIGN_DYNAMIC_TYPES
+from ._table import FOREIGN_DYNAMIC_TYPES, STATIC_BUILTIN_TYPES
 
-_PYTHON_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "complex": complex}
-_STATIC_EXACT: frozenset[type] = frozenset((bool, int, float, complex))
-_STATIC_BASES: tuple[type, ...] = (int, float, complex)
+#: The static number types, narrowest first, as the table names them.
+_STATIC_KINDS: tuple[type, ...] = tuple(getattr(builtins, name) for name in STATIC_BUILTIN_TYPES.values())
+_PYTHON_TYPES: dict[str, type] = {kind.__name__: kind for kind in _STATIC_KINDS}
+_STATIC_EXACT: frozenset[type] = frozenset(_STATIC_KINDS)
+_STATIC_BASES: tuple[type, ...] = tuple(kind for kind in _STATIC_KINDS if kind is not bool)
 
 # type.__mro__ read through the descriptor, so a metaclass cannot shadow it.
 _real_mro: Any = type.__dict__["__mro__"].__get__

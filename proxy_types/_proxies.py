@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Union
 
 from ._errors import ConcretizationError
-from ._guards import DynamicNumber, is_static_number
+from ._guards import _STATIC_KINDS, DynamicNumber, is_static_number
 from ._table import CONCRETIZING_DUNDERS, OPERATORS, Concretizer, Operator
 from ._trace import current_recorder, fresh_name
 
@@ -166,7 +166,7 @@ def proxy(value: bool | int | float | complex, name: str | None = None) -> Numbe
 
 
 def _static_kind(value: object) -> type:
-    for kind in (bool, int, float, complex):
+    for kind in _STATIC_KINDS:
         if isinstance(value, kind):
             return kind
     raise AssertionError(value)  # callers pass static numbers only

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,8 @@ import pytest
 from mypy_plugin import errors
 from mypy_plugin.config import ProxyTypesConfig
 from mypy_plugin.main import _never_crash
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_all_codes_are_named_and_described() -> None:
@@ -67,3 +71,22 @@ def test_bad_setting_raises_configuration_error_when_asked(tmp_path: Path) -> No
                                  'expected true or false, got "yes"')
     config_file.write_text("[tool.proxy_types]\nstrict_isinstance = true\n")
     assert ProxyTypesConfig(str(config_file), raise_errors=True).strict_isinstance
+
+
+def test_plugin_reads_the_runtime_table_without_running_the_runtime() -> None:
+    probe = (
+        "import sys\n"
+        "from mypy_plugin.number_table import table\n"
+        "assert 'proxy_types._proxies' not in sys.modules, 'runtime package was executed'\n"
+        "import proxy_types._table as runtime\n"
+        "assert table is not runtime\n"
+        "assert table.STATIC_NUMBER_TYPES == runtime.STATIC_NUMBER_TYPES\n"
+        "assert [t.fullname for t in table.DYNAMIC_NUMBER_TYPES] == "
+        "[t.fullname for t in runtime.DYNAMIC_NUMBER_TYPES]\n"
+        "assert table.CONCRETIZING_FUNCTIONS == runtime.CONCRETIZING_FUNCTIONS\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            cwd=REPO, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
