@@ -44,13 +44,10 @@ from mypy.types import Type
 from .number_table import table as _table
 
 from . import errors
+from .constants import DYNAMIC_BOOL_CLASSES
 from .conditions import also_truth_tested, truth_tested_by
 from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
-#: Dynamic bool classes whose annotation starts the search, with the shown name.
-DYNAMIC_BOOL_CLASSES: dict[str, str] = {
-    kind.fullname: kind.name for kind in _table.DYNAMIC_NUMBER_TYPES if kind.python_type == "bool"
-}
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)
 

@@ -78,6 +78,11 @@ def static_classes_of(base: str) -> frozenset[str]:
 
 STATIC_BUILTIN_TYPES: dict[str, str] = dict(_table.STATIC_BUILTIN_TYPES)
 
+#: Dynamic bool classes whose annotation starts the bare-condition search, with the shown name.
+DYNAMIC_BOOL_CLASSES: dict[str, str] = {
+    t.fullname: t.name for t in _table.DYNAMIC_NUMBER_TYPES if t.python_type == "bool"
+}
+
 #: Known dynamic class -> the Python type it stands for ("number": any of them).
 DYNAMIC_PYTHON_TYPES: dict[str, str] = {
     t.fullname: t.python_type for t in _table.DYNAMIC_NUMBER_TYPES

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
@@ -21,22 +22,27 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from . import bases, concretize, conditions, errors, isinstance_checks, migrate
-from .bool_conditions import DYNAMIC_BOOL_CLASSES, BareConditionChecker
-from .casts import CastChecker
-from .checker_context import current_file
 from .config import ProxyTypesConfig
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
+    DYNAMIC_BOOL_CLASSES,
     INDEXING_METHODS,
     ISINSTANCE_FUNCTIONS,
     STATIC_NUMBER_CLASSES,
     concretizing_operation,
     is_comparison_method,
 )
-from .dynamic import DynamicClasses
-from .semanal_support import ReportedModules
+
+# The checking modules are imported on a hook's first use, not here: a warm run
+# (everything cached) asks for no hook, and their import was a fifth of its
+# plugin overhead (docs/performance.md).
+if TYPE_CHECKING:
+    from .bool_conditions import BareConditionChecker
+    from .casts import CastChecker
+    from .conditions import BooleanContexts
+    from .dynamic import DynamicClasses
+    from .semanal_support import ReportedModules
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
@@ -77,15 +83,11 @@ class ProxyTypesPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         self.config = ProxyTypesConfig(options.config_file)
-        self.dynamic = DynamicClasses(
+        self.dynamic_fullnames = (
             DEFAULT_DYNAMIC_CLASSES
             | frozenset(self.config.dynamic_number_classes)
             | frozenset(self.config.migrate_classes)
         )
-        self.boolean_contexts = conditions.BooleanContexts()
-        self.reported_modules = ReportedModules(self.config)
-        self.casts = CastChecker(self.reported_modules, self.dynamic)
-        self.bare_conditions = BareConditionChecker(self.reported_modules)
         self._configured_classes = [
             ("dynamic_number_classes", name) for name in self.config.dynamic_number_classes
         ] + [("migrate_classes", name) for name in self.config.migrate_classes]
@@ -98,6 +100,36 @@ class ProxyTypesPlugin(Plugin):
             # on report_config_data instead, which keeps the cache of installed
             # libraries (torch) valid across settings changes.
             _fold_config_into_version(self.config.fingerprint())
+
+    @cached_property
+    def dynamic(self) -> DynamicClasses:
+        from .dynamic import DynamicClasses
+
+        return DynamicClasses(self.dynamic_fullnames)
+
+    @cached_property
+    def boolean_contexts(self) -> BooleanContexts:
+        from .conditions import BooleanContexts
+
+        return BooleanContexts()
+
+    @cached_property
+    def reported_modules(self) -> ReportedModules:
+        from .semanal_support import ReportedModules
+
+        return ReportedModules(self.config)
+
+    @cached_property
+    def casts(self) -> CastChecker:
+        from .casts import CastChecker
+
+        return CastChecker(self.reported_modules, self.dynamic)
+
+    @cached_property
+    def bare_conditions(self) -> BareConditionChecker:
+        from .bool_conditions import BareConditionChecker
+
+        return BareConditionChecker(self.reported_modules)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Settings stored in mypy's cache, so changing them rechecks modules.
@@ -120,6 +152,7 @@ class ProxyTypesPlugin(Plugin):
         if function is None:
             return None
         name = function
+        from . import isinstance_checks
 
         def check(ctx: FunctionContext) -> Type:
             self._validate_configured_classes(ctx.api, ctx.context)
@@ -136,6 +169,7 @@ class ProxyTypesPlugin(Plugin):
         operation = concretizing_operation(fullname)
         if operation is None:
             return None
+        from . import concretize
 
         def check(ctx: FunctionSigContext) -> FunctionLike:
             return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
@@ -148,6 +182,7 @@ class ProxyTypesPlugin(Plugin):
         operation = INDEXING_METHODS.get(fullname)
         if operation is None:
             return None
+        from . import concretize
 
         def check(ctx: MethodSigContext) -> FunctionLike:
             return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
@@ -156,6 +191,7 @@ class ProxyTypesPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in ABC_REGISTER_METHODS:
+            from . import bases
 
             def check_register(ctx: MethodContext) -> Type:
                 bases.check_abc_register(ctx, self.config, self.dynamic)
@@ -163,6 +199,7 @@ class ProxyTypesPlugin(Plugin):
 
             return _never_crash(check_register, _default_return)
         if is_comparison_method(fullname):
+            from . import conditions
 
             def check_comparison(ctx: MethodContext) -> Type:
                 conditions.check_comparison(
@@ -195,8 +232,9 @@ class ProxyTypesPlugin(Plugin):
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
         # among its bases (hooks are keyed by the base named in the class statement).
-        if fullname not in STATIC_NUMBER_CLASSES and fullname not in self.dynamic.fullnames:
+        if fullname not in STATIC_NUMBER_CLASSES and fullname not in self.dynamic_fullnames:
             return None
+        from . import bases
 
         def check(ctx: ClassDefContext) -> None:
             bases.check_class_bases(ctx, self.config, self.dynamic)
@@ -209,6 +247,7 @@ class ProxyTypesPlugin(Plugin):
         # Keyed by the class itself: the hook decides by the class's MRO.
         if not self.config.migrate_classes:
             return None
+        from . import migrate
 
         def hide(ctx: ClassDefContext) -> None:
             migrate.hide_static_bases(ctx, self.config)
@@ -225,6 +264,9 @@ class ProxyTypesPlugin(Plugin):
         """
         if not self._configured_classes:
             return
+        from . import errors
+        from .checker_context import current_file
+
         tree = current_file(api)
         if tree is None:
             return
