@@ -20,7 +20,11 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    Import,
+    ImportAll,
+    ImportFrom,
     MemberExpr,
+    MypyFile,
     Node,
     OpExpr,
     OverloadedFuncDef,
@@ -40,6 +44,9 @@ from . import errors
 from .constants import STATIC_NUMBER_CLASSES
 from .dynamic import DynamicClasses
 from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+
+#: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
+_CAST_MODULES = frozenset({"typing", "typing_extensions"})
 
 _UNION_FORMS = frozenset(
     {"typing.Optional", "typing.Union", "typing_extensions.Optional", "typing_extensions.Union"}
@@ -64,10 +71,25 @@ class CastChecker:
         # name, all while the analyzer is in the same statement.
         self._statement: Node | None = None
         self._calls: list[CallExpr] = []
+        self._imports_cast: dict[str, tuple[MypyFile, bool]] = {}
 
     def wants(self, fullname: str) -> bool:
-        """True if ``fullname`` is a static number class whose analysis we watch."""
-        return fullname in STATIC_NUMBER_CLASSES and not self.default_analysis.active
+        """True if ``fullname`` is a static number class whose analysis we watch.
+
+        Not in a module that cannot call cast(): most modules, whose number
+        annotations mypy then analyzes without the plugin re-entering it.
+        """
+        if fullname not in STATIC_NUMBER_CLASSES or self.default_analysis.active:
+            return False
+        semanal = self.modules.analyzer
+        return semanal is None or self._module_imports_cast(semanal.cur_mod_node)
+
+    def _module_imports_cast(self, tree: MypyFile) -> bool:
+        """True if an import anywhere in ``tree`` may bind cast(), answered once per tree."""
+        cached = self._imports_cast.get(tree.fullname)
+        if cached is None or cached[0] is not tree:
+            cached = self._imports_cast[tree.fullname] = (tree, _imports_cast(tree))
+        return cached[1]
 
     def analyze(self, ctx: AnalyzeTypeContext) -> Type:
         """mypy's own analysis of the type, plus a report if it is a cast target."""
@@ -110,6 +132,21 @@ class CastChecker:
             ):
                 return cast
         return None
+
+
+def _imports_cast(tree: MypyFile) -> bool:
+    """True if one of ``tree``'s imports (function-level ones included) may bind cast()."""
+    for statement in tree.imports:
+        if isinstance(statement, Import):
+            if any(module in _CAST_MODULES for module, _ in statement.ids):
+                return True
+        elif isinstance(statement, ImportFrom):
+            # Any module's "cast": it may re-export typing.cast.
+            if any(name == "cast" for name, _ in statement.names):
+                return True
+        elif isinstance(statement, ImportAll):
+            return True
+    return False
 
 
 def _union_items(semanal: SemanticAnalyzer, target: Type) -> list[Type]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from mypy.nodes import MypyFile
 from mypy.plugin import CheckerPluginInterface
 
+from .config import ProxyTypesConfig
+
 
 def current_file(api: CheckerPluginInterface) -> MypyFile | None:
     """The module being checked (mypy's TypeChecker keeps it as ``tree``)."""
@@ -28,3 +30,11 @@ def reports_hidden(api: CheckerPluginInterface) -> bool:
         return hidden
     errors = getattr(getattr(api, "msg", None), "errors", None)
     return getattr(api, "path", None) in getattr(errors, "ignored_files", ())
+
+
+def gets_no_reports(api: CheckerPluginInterface, config: ProxyTypesConfig) -> bool:
+    """True if reports in the module being checked would be discarded or are unwanted.
+
+    mypy discards them (see :func:`reports_hidden`), or the module is exempt.
+    """
+    return reports_hidden(api) or config.is_exempt(current_module(api))

@@ -7,7 +7,7 @@ from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import AnyType, CallableType, Type, TypeOfAny
 
 from . import errors
-from .checker_context import current_module
+from .checker_context import gets_no_reports
 from .config import ProxyTypesConfig
 from .dynamic import DynamicClasses, dynamic_in_expression
 
@@ -24,7 +24,8 @@ def check_conversion(
     vaguer error (such as "no overload matches") at the same place.
     """
     signature = ctx.default_signature
-    if config.is_exempt(current_module(ctx.api)):
+    if gets_no_reports(ctx.api, config):
+        # Also leaves the signature as plain mypy has it in installed libraries.
         return signature
     arg_types: list[Type] = list(signature.arg_types)
     changed = False

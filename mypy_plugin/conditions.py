@@ -33,7 +33,7 @@ from mypy.nodes import (
 from mypy.plugin import MethodContext
 
 from . import errors
-from .checker_context import current_file, current_module, reports_hidden
+from .checker_context import current_file, gets_no_reports
 from .config import ProxyTypesConfig
 from .dynamic import DynamicClasses
 
@@ -211,7 +211,7 @@ def check_comparison(
 ) -> None:
     """Report a comparison with a dynamic operand that Python tests for truth."""
     tree = current_file(ctx.api)
-    if tree is None or reports_hidden(ctx.api) or config.is_exempt(current_module(ctx.api)):
+    if tree is None or gets_no_reports(ctx.api, config):
         return
     found = dynamic.class_name(ctx.type)
     for arg_types in ctx.arg_types:

@@ -50,6 +50,7 @@ class ProxyTypesConfig:
         self.migrate_classes: tuple[str, ...] = ()
         #: isinstance wrapper -> (index of the value argument, index of the classes argument)
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
+        self._exempt: dict[str, bool] = {}
         if not config_file:
             return
         try:
@@ -165,7 +166,12 @@ class ProxyTypesConfig:
 
     def is_exempt(self, module: str) -> bool:
         """True if ``module`` may handle raw numbers without reports."""
-        return any(_module_matches(module, pattern) for pattern in self.exempt_modules)
+        answer = self._exempt.get(module)
+        if answer is None:  # asked at every checked call: answer each module once
+            answer = self._exempt[module] = any(
+                _module_matches(module, pattern) for pattern in self.exempt_modules
+            )
+        return answer
 
     def to_data(self) -> dict[str, Any]:
         """JSON data for mypy's cache (``report_config_data``)."""
@@ -184,6 +190,18 @@ class ProxyTypesConfig:
         """Short hash of the settings, folded into the plugin's ``__version__``."""
         encoded = json.dumps(self.to_data(), sort_keys=True).encode()
         return hashlib.sha256(encoded).hexdigest()[:12]
+
+
+def is_installed_library(path: str) -> bool:
+    """True for a module file of an installed package or of typeshed.
+
+    mypy never shows errors in those, so the plugin neither reports nor stores
+    settings there.
+    """
+    # A substring test on path components: asked for each of ~2000 modules on every
+    # run, warm ones too.
+    wrapped = "/" + path.replace("\\", "/") + "/"
+    return "/site-packages/" in wrapped or "/dist-packages/" in wrapped or "/typeshed/" in wrapped
 
 
 def _module_matches(module: str, pattern: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
@@ -22,7 +22,8 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from .config import ProxyTypesConfig
+from .checker_context import current_file, reports_hidden
+from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
@@ -65,6 +66,32 @@ def _never_crash(
     return hook
 
 
+_Answer = TypeVar("_Answer")
+
+
+def _once_per_name(
+    lookup: Callable[[ProxyTypesPlugin, str], _Answer],
+) -> Callable[[ProxyTypesPlugin, str], _Answer]:
+    """Remember a hook lookup's answer for each name.
+
+    mypy repeats a lookup for every expression it checks and does not cache the
+    answer (62k method lookups on thunder); a lookup decorated with this must
+    depend on nothing but the name and the configuration.
+    """
+
+    def remembered(self: ProxyTypesPlugin, fullname: str) -> _Answer:
+        answers = self._lookup_answers.get(lookup)
+        if answers is None:
+            answers = self._lookup_answers[lookup] = {}
+        try:
+            return answers[fullname]  # type: ignore[no-any-return]
+        except KeyError:
+            answer = answers[fullname] = lookup(self, fullname)
+            return answer
+
+    return remembered
+
+
 def _default_return(ctx: FunctionContext | MethodContext) -> Type:
     return ctx.default_return_type
 
@@ -88,11 +115,12 @@ class ProxyTypesPlugin(Plugin):
             | frozenset(self.config.dynamic_number_classes)
             | frozenset(self.config.migrate_classes)
         )
+        self._lookup_answers: dict[Callable[..., Any], dict[str, Any]] = {}
         self._configured_classes = [
             ("dynamic_number_classes", name) for name in self.config.dynamic_number_classes
         ] + [("migrate_classes", name) for name in self.config.migrate_classes]
         # Per module (keyed by name, checked against the tree): the same in every worker.
-        self._visible_by_module: dict[str, tuple[MypyFile, int, frozenset[str]]] = {}
+        self._reports_by_module: dict[str, tuple[MypyFile, int, list[Callable[[Any], None]]]] = {}
         # Asked once per module on every run, warm ones included: answer from a constant.
         self._config_data = self.config.to_data()
         if "mypy.dmypy_server" in sys.modules:
@@ -137,12 +165,13 @@ class ProxyTypesPlugin(Plugin):
         Installed libraries (torch...) are left out: their errors are never shown,
         and rechecking them on each settings change would cost the most time.
         """
-        if _is_installed_library(ctx.path):
+        if is_installed_library(ctx.path):
             return None
         return self._config_data
 
     # -- checker hooks ------------------------------------------------------
 
+    @_once_per_name
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         function = ISINSTANCE_FUNCTIONS.get(fullname)
         positions = (0, 1)
@@ -163,6 +192,7 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_return)
 
+    @_once_per_name
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
@@ -176,6 +206,7 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_signature)
 
+    @_once_per_name
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
@@ -189,6 +220,7 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_signature)
 
+    @_once_per_name
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in ABC_REGISTER_METHODS:
             from . import bases
@@ -229,6 +261,7 @@ class ProxyTypesPlugin(Plugin):
             return self.bare_conditions.hook(fullname)
         return None
 
+    @_once_per_name
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
         # among its bases (hooks are keyed by the base named in the class statement).
@@ -260,42 +293,47 @@ class ProxyTypesPlugin(Plugin):
         """Report configured names that resolve to something other than a class.
 
         Reported at line 1 of each module that runs an isinstance check, because
-        the config file itself is not a module mypy reports into.
+        the config file itself is not a module mypy reports into.  Reported again
+        at each check: mypy drops the errors of some trial checks.
         """
         if not self._configured_classes:
             return
-        from . import errors
-        from .checker_context import current_file
-
         tree = current_file(api)
-        if tree is None:
+        if tree is None or reports_hidden(api):
             return
+        for report in self._configuration_reports(tree):
+            report(api)
+
+    def _configuration_reports(self, tree: MypyFile) -> list[Callable[[Any], None]]:
+        """The reports about configured names for ``tree``, worked out once per module tree."""
+        cached = self._reports_by_module.get(tree.fullname)
+        if cached is not None and cached[0] is tree and cached[1] == len(tree.imports):
+            return cached[2]
+        from . import errors
+
         # Only modules this one imports: they are loaded in every worker (mypy -n).
-        visible = self._visible_modules(tree)
+        visible = _imported_modules(tree) | {tree.fullname}
+        first_line = Context(line=1, column=0)
+        config_file = self.config.config_file
+        reports: list[Callable[[Any], None]] = []
         for setting, name in self._configured_classes:
             module = name.rpartition(".")[0]
             if self._modules is None or module not in self._modules or module not in visible:
                 continue  # not part of this build (inert) or not imported here
             symbol = self.lookup_fully_qualified(name)
-            first_line = Context(line=1, column=0)
             if symbol is None:
-                errors.no_such_class(api, first_line, self.config.config_file, name, setting)
+                reports.append(partial(errors.no_such_class, context=first_line,
+                                       config_file=config_file, name=name, setting=setting))
                 continue
             node = symbol.node
             if node is None or isinstance(node, (TypeInfo, TypeAlias)):
                 continue
             kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
-            errors.not_a_class(api, first_line, self.config.config_file, name, kind, setting)
-
-
-    def _visible_modules(self, tree: MypyFile) -> frozenset[str]:
-        """``tree``'s module and the modules it imports, computed once per module tree."""
-        cached = self._visible_by_module.get(tree.fullname)
-        if cached is not None and cached[0] is tree and cached[1] == len(tree.imports):
-            return cached[2]
-        visible = frozenset(_imported_modules(tree) | {tree.fullname})
-        self._visible_by_module[tree.fullname] = (tree, len(tree.imports), visible)
-        return visible
+            reports.append(partial(errors.not_a_class, context=first_line,
+                                   config_file=config_file, name=name, kind=kind,
+                                   setting=setting))
+        self._reports_by_module[tree.fullname] = (tree, len(tree.imports), reports)
+        return reports
 
 
 def _imported_modules(tree: MypyFile) -> set[str]:
@@ -315,12 +353,6 @@ _KIND_NAMES = {
     "Var": "variable",
     "MypyFile": "module",
 }
-
-
-def _is_installed_library(path: str) -> bool:
-    # A path component test: asked for each of ~2000 modules on every run, warm ones too.
-    wrapped = "/" + path.replace("\\", "/") + "/"
-    return "/site-packages/" in wrapped or "/dist-packages/" in wrapped or "/typeshed/" in wrapped
 
 
 def _fold_config_into_version(fingerprint: str) -> None:

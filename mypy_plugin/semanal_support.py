@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from mypy.nodes import Argument, Block, Expression, Node, Statement
+from mypy.nodes import Argument, Block, Expression, MypyFile, Node, Statement
 from mypy.patterns import Pattern
 from mypy.plugin import AnalyzeTypeContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.types import Type
 
-from .config import ProxyTypesConfig
+from .config import ProxyTypesConfig, is_installed_library
 
 
 class DefaultAnalysis:
@@ -45,6 +45,14 @@ class ReportedModules:
         self.config = config
         self._answers: dict[tuple[str, str], bool] = {}
         self._semanal: SemanticAnalyzer | None = None
+        # The module current_module_hidden answered for last, and its answer.
+        self._last_tree: MypyFile | None = None
+        self._last_hidden = False
+
+    @property
+    def analyzer(self) -> SemanticAnalyzer | None:
+        """The semantic analyzer the hooks last ran in (the same one for a whole build)."""
+        return self._semanal
 
     def includes(self, semanal: SemanticAnalyzer) -> bool:
         """False for stubs, exempt modules and installed libraries (errors never shown)."""
@@ -53,12 +61,10 @@ class ReportedModules:
         key = (module, semanal.cur_mod_node.path)  # a daemon may see a module move
         answer = self._answers.get(key)
         if answer is None:
-            path = key[1].replace("\\", "/")
             answer = not (
                 semanal.is_stub_file
                 or self.config.is_exempt(module)
-                or "/site-packages/" in path
-                or "/dist-packages/" in path
+                or is_installed_library(key[1])
             )
             self._answers[key] = answer
         return answer
@@ -74,7 +80,11 @@ class ReportedModules:
         if semanal is None:
             return False
         try:
-            return not self.includes(semanal)
+            tree = semanal.cur_mod_node
+            if tree is not self._last_tree:  # asked ~35k times a run, mostly in one module
+                self._last_hidden = not self.includes(semanal)
+                self._last_tree = tree
+            return self._last_hidden
         except Exception:
             return False
 
@@ -112,6 +122,17 @@ def walk(root: Node, descend: Callable[[Node], bool]) -> Iterator[Node]:
 
 
 def _children(cls: type) -> list[str]:
+    names = _CHILDREN.get(cls)
+    if names is None:
+        names = _CHILDREN[cls] = _child_attributes(cls)
+    return names
+
+
+#: Node class -> the attributes holding its children (a per-process cache of types).
+_CHILDREN: dict[type, list[str]] = {}
+
+
+def _child_attributes(cls: type) -> list[str]:
     compiled: list[str] | None = getattr(cls, "__mypyc_attrs__", None)
     names = list(compiled) if compiled is not None else [
         name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +12,6 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 SarifProblems = Callable[[Any], list[str]]
@@ -36,20 +34,6 @@ def warm_cache(
         cwd=project, env=cli_env, capture_output=True, text=True, timeout=300, check=True,
     )
     return cache
-
-
-@pytest.fixture(scope="session")
-def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The environment of a user who has the package and its stubs importable."""
-    home = tmp_path_factory.mktemp("home")  # no ~/.mypy.ini from the real user
-    env = {key: value for key, value in os.environ.items() if not key.startswith("MYPY")}
-    env.update(
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
-        MYPYPATH=str(REPO / "stubs"),
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-    )
-    return env
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -10,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).with_name("cases")
 
 PROJECT_CONFIG = """\
@@ -21,20 +19,6 @@ follow_imports = silent
 """
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
-
-
-@pytest.fixture(scope="session")
-def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """A user's environment: the package and its stubs importable, no user mypy config."""
-    home = tmp_path_factory.mktemp("fix-home")
-    env = {key: value for key, value in os.environ.items() if not key.startswith("MYPY")}
-    env.update(
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
-        MYPYPATH=str(REPO / "stubs"),
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-    )
-    return env
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ CHECKING_MODULES = (
     "mypy_plugin.bases",
     "mypy_plugin.bool_conditions",
     "mypy_plugin.casts",
-    "mypy_plugin.checker_context",
     "mypy_plugin.concretize",
     "mypy_plugin.conditions",
     "mypy_plugin.dynamic",

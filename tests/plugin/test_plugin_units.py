@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from mypy_plugin import errors
-from mypy_plugin.config import ProxyTypesConfig
-from mypy_plugin.main import _never_crash
+from mypy_plugin.config import ProxyTypesConfig, is_installed_library
+from mypy_plugin.main import ProxyTypesPlugin, _never_crash
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,6 +29,41 @@ def test_hook_falls_back_to_default_on_unexpected_error() -> None:
     hook = _never_crash(broken, lambda ctx: f"default for {ctx}")
     assert hook("call") == "default for call"
     assert _never_crash(str.upper, lambda ctx: "unused")("ok") == "OK"
+
+
+def test_hook_lookups_are_answered_once_per_name(tmp_path: Path) -> None:
+    from mypy.options import Options
+
+    config_file = tmp_path / "mypy.ini"
+    config_file.write_text("[mypy.plugins.proxy_types]\ndynamic_number_classes = app.Num\n")
+    options = Options()
+    options.config_file = str(config_file)
+    plugin = ProxyTypesPlugin(options)
+    first = plugin.get_method_hook("builtins.int.__lt__")
+    assert first is not None and plugin.get_method_hook("builtins.int.__lt__") is first
+    assert plugin.get_method_hook("builtins.int.__gt__") is not first
+    assert plugin.get_method_hook("builtins.list.append") is None
+    assert plugin.get_base_class_hook("app.Num") is plugin.get_base_class_hook("app.Num")
+    assert plugin.get_base_class_hook("app.Other") is None
+    # Each plugin instance answers from its own configuration.
+    assert ProxyTypesPlugin(Options()).get_base_class_hook("app.Num") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "installed"),
+    [
+        ("/venv/lib/python3.11/site-packages/torch/_refs/__init__.py", True),
+        ("/usr/lib/python3/dist-packages/numpy/core.py", True),
+        ("/venv/lib/python3.11/site-packages/mypy/typeshed/stdlib/math.pyi", True),
+        ("C:\\venv\\Lib\\site-packages\\torch\\__init__.py", True),
+        ("site-packages/pkg/mod.py", True),
+        ("/home/me/app/mod.py", False),
+        ("/home/me/my-site-packages-notes/mod.py", False),
+        ("typeshed_tools/mod.py", False),
+    ],
+)
+def test_installed_library_is_decided_by_path_components(path: str, installed: bool) -> None:
+    assert is_installed_library(path) is installed
 
 
 def test_exempt_patterns(tmp_path: Path) -> None:

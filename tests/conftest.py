@@ -1,0 +1,24 @@
+"""Fixtures shared by the test packages that run the command line in a subprocess."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A user's environment: the package and its stubs importable, no user mypy config."""
+    home = tmp_path_factory.mktemp("home")  # no ~/.mypy.ini from the real user
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MYPY")}
+    env.update(
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
+        MYPYPATH=str(REPO / "stubs"),
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+    )
+    return env
