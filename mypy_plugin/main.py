@@ -66,30 +66,47 @@ def _never_crash(
     return hook
 
 
-_Answer = TypeVar("_Answer")
+class _AnswersByName(dict[str, Any]):
+    """A hook lookup's answers, kept by name; the lookup runs for new names only.
 
-
-def _once_per_name(
-    lookup: Callable[[ProxyTypesPlugin, str], _Answer],
-) -> Callable[[ProxyTypesPlugin, str], _Answer]:
-    """Remember a hook lookup's answer for each name.
-
-    mypy repeats a lookup for every expression it checks and does not cache the
-    answer (62k method lookups on thunder); a lookup decorated with this must
-    depend on nothing but the name and the configuration.
+    Installed in place of the lookup method (its bound ``__getitem__``), so a
+    repeated question runs no Python code at all: mypy asks before every call
+    it checks (263k times on thunder) and keeps no answer itself.
     """
 
-    def remembered(self: ProxyTypesPlugin, fullname: str) -> _Answer:
-        answers = self._lookup_answers.get(lookup)
-        if answers is None:
-            answers = self._lookup_answers[lookup] = {}
-        try:
-            return answers[fullname]  # type: ignore[no-any-return]
-        except KeyError:
-            answer = answers[fullname] = lookup(self, fullname)
-            return answer
+    def __init__(self, lookup: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.lookup = lookup
 
-    return remembered
+    def __missing__(self, fullname: str) -> Any:
+        answer = self[fullname] = self.lookup(fullname)
+        return answer
+
+
+class _NoneForOtherNames(dict[str, Any]):
+    """Like :class:`_AnswersByName` for a lookup whose answer for ``wanted`` names
+    depends on more than the name: those are asked every time, the others never again."""
+
+    def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str]) -> None:
+        super().__init__()
+        self.lookup = lookup
+        self.wanted = wanted
+
+    def __missing__(self, fullname: str) -> Any:
+        if fullname in self.wanted:
+            return self.lookup(fullname)
+        self[fullname] = None
+        return None
+
+
+#: Lookups whose answer depends only on the name and the settings.
+_NAME_ONLY_LOOKUPS = (
+    "get_function_hook",
+    "get_function_signature_hook",
+    "get_method_signature_hook",
+    "get_method_hook",
+    "get_base_class_hook",
+)
 
 
 def _default_return(ctx: FunctionContext | MethodContext) -> Type:
@@ -115,7 +132,6 @@ class ProxyTypesPlugin(Plugin):
             | frozenset(self.config.dynamic_number_classes)
             | frozenset(self.config.migrate_classes)
         )
-        self._lookup_answers: dict[Callable[..., Any], dict[str, Any]] = {}
         self._configured_classes = [
             ("dynamic_number_classes", name) for name in self.config.dynamic_number_classes
         ] + [("migrate_classes", name) for name in self.config.migrate_classes]
@@ -128,6 +144,13 @@ class ProxyTypesPlugin(Plugin):
             # on report_config_data instead, which keeps the cache of installed
             # libraries (torch) valid across settings changes.
             _fold_config_into_version(self.config.fingerprint())
+        # The class's lookup methods stay the reference; these shadow them per instance.
+        for name in _NAME_ONLY_LOOKUPS:
+            setattr(self, name, _AnswersByName(getattr(self, name)).__getitem__)
+        wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES)
+        setattr(self, "get_type_analyze_hook", wanted.__getitem__)
+        if not self.config.migrate_classes:  # asked once per class: None, from C
+            setattr(self, "get_customize_class_mro_hook", {}.get)
 
     @cached_property
     def dynamic(self) -> DynamicClasses:
@@ -171,7 +194,6 @@ class ProxyTypesPlugin(Plugin):
 
     # -- checker hooks ------------------------------------------------------
 
-    @_once_per_name
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         function = ISINSTANCE_FUNCTIONS.get(fullname)
         positions = (0, 1)
@@ -192,7 +214,6 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_return)
 
-    @_once_per_name
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
@@ -206,7 +227,6 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_signature)
 
-    @_once_per_name
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
@@ -220,7 +240,6 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_signature)
 
-    @_once_per_name
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in ABC_REGISTER_METHODS:
             from . import bases
@@ -261,7 +280,6 @@ class ProxyTypesPlugin(Plugin):
             return self.bare_conditions.hook(fullname)
         return None
 
-    @_once_per_name
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
         # among its bases (hooks are keyed by the base named in the class statement).
