@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import statistics
@@ -107,3 +108,13 @@ def render_table(
 def note(message: str) -> None:
     """One progress or warning line on stderr (stdout carries only the tables)."""
     print(message, file=sys.stderr, flush=True)
+
+
+def corpus_tool_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The arguments of the tools that run mypy once on one corpus (profile, hook times)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--corpus", default="torch-refs",
+                        help="project, torch-refs, thunder or quick (default: torch-refs)")
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser

@@ -9,7 +9,6 @@ an upper bound; bench_plugin's ratios are the real cost.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import cProfile
 import json
@@ -24,7 +23,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import DEFAULT_WORKDIR, ROOT, BenchmarkError, render_table  # noqa: E402
+from benchmarks._common import ROOT, BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
 from benchmarks.corpus import corpora  # noqa: E402
 
@@ -157,11 +156,7 @@ def format_rows(profile: Profile, limit: int = 12) -> list[list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--corpus", default="torch-refs",
-                        help="project, torch-refs, thunder or quick (default: torch-refs)")
-    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser = corpus_tool_parser(__doc__)
     parser.add_argument("--self-times", action="store_true",
                         help="also list plugin functions by their own time")
     arguments = parser.parse_args(argv)

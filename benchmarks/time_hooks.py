@@ -14,7 +14,6 @@ clock's own cost, measured in the same run, is subtracted from the lookups.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ if __package__ in (None, ""):
 
 from mypy.plugin import Plugin  # noqa: E402
 
-from benchmarks._common import DEFAULT_WORKDIR, ROOT, BenchmarkError, render_table  # noqa: E402
+from benchmarks._common import ROOT, BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, corpora  # noqa: E402
 
@@ -183,11 +182,7 @@ def format_rows(times: HookTimes) -> list[list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--corpus", default="torch-refs",
-                        help="project, torch-refs, thunder or quick (default: torch-refs)")
-    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser = corpus_tool_parser(__doc__)
     arguments = parser.parse_args(argv)
     try:
         times = time_corpus(arguments.corpus, arguments.workdir)

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from mypy import build
-from mypy.modulefinder import BuildSource
 from mypy.options import Options
 from mypy.plugin import FunctionSigContext
 from mypy.types import FunctionLike
@@ -50,7 +48,10 @@ class RecordingPlugin(ProxyTypesPlugin):
     ],
 )
 def test_hooks_skip_silenced_and_exempt_modules(
-    tmp_path: Path, follow_imports: str, expected: dict[str, bool]
+    tmp_path: Path,
+    follow_imports: str,
+    expected: dict[str, bool],
+    build_in_process: Callable[..., None],
 ) -> None:
     (tmp_path / "checked.py").write_text("import imported, exempted\nx = float('1')\n")
     (tmp_path / "imported.py").write_text("y = float('2')\n")
@@ -60,13 +61,6 @@ def test_hooks_skip_silenced_and_exempt_modules(
     options = Options()
     options.config_file = str(config)
     options.follow_imports = follow_imports
-    options.cache_dir = str(tmp_path / "cache")
-    options.incremental = False
     plugin = RecordingPlugin(options)
-    result = build.build(
-        [BuildSource(str(tmp_path / "checked.py"), "checked", None, str(tmp_path))],
-        options,
-        extra_plugins=[plugin],
-    )
-    assert not result.errors, result.errors
+    build_in_process(tmp_path, "checked", plugin, options)
     assert {name: plugin.skipped.get(name) for name in expected} == expected

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mypy import build
-from mypy.modulefinder import BuildSource
 from mypy.options import Options
 from mypy.plugin import AnalyzeTypeContext, MethodContext
 from mypy.types import Type
@@ -53,31 +51,28 @@ class CountingPlugin(ProxyTypesPlugin):
         return super().get_type_analyze_hook(fullname)
 
 
-def checked(tmp_path: Path) -> CountingPlugin:
+def checked(tmp_path: Path, build_in_process: Callable[..., None]) -> CountingPlugin:
     (tmp_path / "compared.py").write_text(SOURCE)
     options = Options()
-    options.cache_dir = str(tmp_path / "cache")
-    options.incremental = False
     plugin = CountingPlugin(options)
-    result = build.build(
-        [BuildSource(str(tmp_path / "compared.py"), "compared", None, str(tmp_path))],
-        options,
-        extra_plugins=[plugin],
-    )
-    assert not result.errors, result.errors
+    build_in_process(tmp_path, "compared", plugin, options)
     return plugin
 
 
-def test_each_method_name_is_looked_up_once(tmp_path: Path) -> None:
-    plugin = checked(tmp_path)
+def test_each_method_name_is_looked_up_once(
+    tmp_path: Path, build_in_process: Callable[..., None]
+) -> None:
+    plugin = checked(tmp_path, build_in_process)
     # Three int comparisons in the source (and more in builtins): looked up once.
     assert plugin.method_lookups["builtins.int.__lt__"] == 1
     assert plugin.method_lookups["builtins.str.__lt__"] == 1
     assert max(plugin.method_lookups.values()) == 1
 
 
-def test_type_lookups_repeat_only_for_the_classes_the_hook_wants(tmp_path: Path) -> None:
-    plugin = checked(tmp_path)
+def test_type_lookups_repeat_only_for_the_classes_the_hook_wants(
+    tmp_path: Path, build_in_process: Callable[..., None]
+) -> None:
+    plugin = checked(tmp_path, build_in_process)
     # int is annotated four times and cast to once: its answer depends on the module.
     assert plugin.type_lookups["builtins.int"] >= 4
     # Other names are answered (None) without running the lookup method at all.
