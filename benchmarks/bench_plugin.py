@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,6 +126,32 @@ def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
     return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime,
                peak_rss_mib=usage.ru_maxrss / 1024,
                plugin_reports=sum("[proxy-" in line for line in text.splitlines()))
+
+
+def run_in_process(
+    corpus: Corpus,
+    config: Path,
+    cache_dir: Path,
+    around: Callable[[], AbstractContextManager[object]] = nullcontext,
+) -> float:
+    """One cold mypy run on ``corpus`` in this process, inside ``around()``; its seconds.
+
+    Moves this process into the corpus directory, where mypy runs.
+    """
+    from mypy import api
+
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    sys.path.insert(0, str(ROOT))  # mypy imports the plugin by module name
+    os.chdir(corpus.directory)
+    with around():
+        start = time.perf_counter()
+        _, errors, status = api.run(["--config-file", str(config), "--cache-dir",
+                                     str(cache_dir), *corpus.targets])
+        elapsed = time.perf_counter() - start
+    if status not in (0, 1):  # 1: type errors found, which is normal here
+        raise BenchmarkError(f"mypy on {corpus.name} exited {status}: "
+                             f"{(errors.strip().splitlines() or ['no output'])[-1]}")
+    return elapsed
 
 
 def compare(corpus: Corpus, workdir: Path, mode: str, pairs: int) -> Comparison:

@@ -14,9 +14,7 @@ import cProfile
 import json
 import os
 import pstats
-import shutil
 import sys
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -24,7 +22,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import ROOT, BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
-from benchmarks.bench_plugin import write_configs  # noqa: E402
+from benchmarks.bench_plugin import run_in_process, write_configs  # noqa: E402
 from benchmarks.corpus import corpora  # noqa: E402
 
 PLUGIN_DIR = str(ROOT / "mypy_plugin") + os.sep
@@ -117,25 +115,11 @@ def self_times(stats: pstats.Stats, limit: int = 15) -> list[HookCost]:
 
 def profile_corpus(name: str, workdir: Path) -> Profile:
     """One cold mypy run with the plugin on corpus ``name``, under cProfile."""
-    from mypy import api
-
     workdir = workdir.resolve()
     (corpus,) = corpora([name], workdir)
     config = write_configs(corpus, workdir)["with"]
-    cache = workdir / "cache" / "profile"
-    shutil.rmtree(cache, ignore_errors=True)
-    sys.path.insert(0, str(ROOT))  # mypy imports the plugin by module name
-    os.chdir(corpus.directory)
-    profiler = cProfile.Profile()
-    start = time.perf_counter()
-    profiler.enable()
-    _, errors, status = api.run(["--config-file", str(config), "--cache-dir", str(cache),
-                                 *corpus.targets])
-    profiler.disable()
-    elapsed = time.perf_counter() - start
-    if status not in (0, 1):
-        raise BenchmarkError(f"mypy on {corpus.name} exited {status}: "
-                             f"{(errors.strip().splitlines() or ['no output'])[-1]}")
+    profiler = cProfile.Profile()  # as a context manager: enabled just around the run
+    elapsed = run_in_process(corpus, config, workdir / "cache" / "profile", lambda: profiler)
     stats = pstats.Stats(profiler)
     total, entries = plugin_costs(stats)
     return Profile(corpus.name, elapsed, total, entries, self_times(stats))

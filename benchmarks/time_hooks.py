@@ -15,8 +15,6 @@ clock's own cost, measured in the same run, is subtracted from the lookups.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
 import time
 from collections import Counter, defaultdict
@@ -30,8 +28,8 @@ if __package__ in (None, ""):
 
 from mypy.plugin import Plugin  # noqa: E402
 
-from benchmarks._common import ROOT, BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
-from benchmarks.bench_plugin import write_configs  # noqa: E402
+from benchmarks._common import BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
+from benchmarks.bench_plugin import run_in_process, write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, corpora  # noqa: E402
 
 #: Hook lookup -> the family its hooks belong to.
@@ -131,8 +129,6 @@ class HookTimes:
 
 def time_corpus(name: str, workdir: Path) -> HookTimes:
     """One cold mypy run with the timed plugin on corpus ``name``."""
-    from mypy import api
-
     workdir = workdir.resolve()
     (corpus,) = corpora([name], workdir)
     plain = write_configs(corpus, workdir)["with"]
@@ -142,17 +138,7 @@ def time_corpus(name: str, workdir: Path) -> HookTimes:
         raise BenchmarkError(f"{plain}: no '{PLUGINS_LINE}' line to replace")
     config.write_text(text.replace(PLUGINS_LINE, "plugins = benchmarks.time_hooks"),
                       encoding="utf-8")
-    cache = workdir / "cache" / "time-hooks"
-    shutil.rmtree(cache, ignore_errors=True)
-    sys.path.insert(0, str(ROOT))  # mypy imports the plugin by module name
-    os.chdir(corpus.directory)
-    start = time.perf_counter()
-    _, errors, status = api.run(["--config-file", str(config), "--cache-dir", str(cache),
-                                 *corpus.targets])
-    elapsed = time.perf_counter() - start
-    if status not in (0, 1):
-        raise BenchmarkError(f"mypy on {corpus.name} exited {status}: "
-                             f"{(errors.strip().splitlines() or ['no output'])[-1]}")
+    elapsed = run_in_process(corpus, config, workdir / "cache" / "time-hooks")
     # mypy imported this file as benchmarks.time_hooks, which may not be __main__.
     loaded = sys.modules["benchmarks.time_hooks"]
     measured: defaultdict[str, float] = loaded.seconds

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
@@ -16,6 +17,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
+    ProperType,
     AnyType,
     CallableType,
     Instance,
@@ -28,6 +30,29 @@ from mypy.types import (
 )
 
 from .constants import SUBCLASSABLE_NUMBER_BUILTINS
+
+_Found = TypeVar("_Found")
+
+
+def first_in_members(
+    typ: Type, find: Callable[[ProperType], _Found | None], depth: int = 0
+) -> _Found | None:
+    """``find``'s first answer other than None for ``typ`` or, through unions and
+    TypeVars (bound and value restrictions), for the types it may stand for."""
+    if depth > 20:  # guards against pathological recursive types
+        return None
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        members: list[Type] = list(proper.items)
+    elif isinstance(proper, TypeVarType):
+        members = [proper.upper_bound, *proper.values]
+    else:
+        return find(proper)
+    for member in members:
+        found = first_in_members(member, find, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 _LITERAL_CLASSES = SUBCLASSABLE_NUMBER_BUILTINS | {"builtins.object"}
@@ -63,30 +88,18 @@ class DynamicClasses:
         depth: int,
         where: Callable[[TypeInfo], bool] | None = None,
     ) -> str | None:
-        if depth > 20:  # guards against pathological recursive types
+        def dynamic_name(proper: ProperType) -> str | None:
+            if isinstance(proper, Instance):
+                if any(base.fullname in self.fullnames for base in proper.type.mro):
+                    return proper.type.name if where is None or where(proper.type) else None
+                if include_top and proper.type.fullname == "builtins.object":
+                    return "object"
+                return None
+            if isinstance(proper, AnyType):
+                return "Any" if include_top else None
             return None
-        proper = get_proper_type(typ)
-        if isinstance(proper, Instance):
-            if any(base.fullname in self.fullnames for base in proper.type.mro):
-                return proper.type.name if where is None or where(proper.type) else None
-            if include_top and proper.type.fullname == "builtins.object":
-                return "object"
-            return None
-        if isinstance(proper, UnionType):
-            for item in proper.items:
-                found = self._search(item, include_top, depth + 1, where)
-                if found is not None:
-                    return found
-            return None
-        if isinstance(proper, TypeVarType):
-            for candidate in [proper.upper_bound, *proper.values]:
-                found = self._search(candidate, include_top, depth + 1, where)
-                if found is not None:
-                    return found
-            return None
-        if isinstance(proper, AnyType):
-            return "Any" if include_top else None
-        return None
+
+        return first_in_members(typ, dynamic_name, depth)
 
     def class_of_type_object(self, typ: Type) -> str | None:
         """Like :meth:`class_name` for a class object (``type[X]`` or ``X`` used as a value)."""

@@ -206,7 +206,7 @@ class ProxyTypesPlugin(Plugin):
         from . import isinstance_checks
 
         def check(ctx: FunctionContext) -> Type:
-            self._validate_configured_classes(ctx.api, ctx.context)
+            self._validate_configured_classes(ctx.api)
             isinstance_checks.check_isinstance_call(
                 ctx, name, self.config, self.dynamic, positions
             )
@@ -268,7 +268,7 @@ class ProxyTypesPlugin(Plugin):
     ) -> Callable[[AnalyzeTypeContext], Type] | None:
         # The only hooks that run for typing.cast() and for `if flag:`: the analysis of
         # the cast's target type and of the flag parameter's annotation.
-        if fullname not in _TYPE_HOOK_CLASSES:  # asked for every annotation: answer fast
+        if fullname not in _TYPE_HOOK_CLASSES:  # the instance's dict filters these out first
             return None
         if self.reported_modules.current_module_hidden():
             # Both hooks only report, and would report nothing here (torch's own code,
@@ -307,7 +307,7 @@ class ProxyTypesPlugin(Plugin):
 
     # -- configuration ------------------------------------------------------
 
-    def _validate_configured_classes(self, api: CheckerPluginInterface, context: Context) -> None:
+    def _validate_configured_classes(self, api: CheckerPluginInterface) -> None:
         """Report configured names that resolve to something other than a class.
 
         Reported at line 1 of each module that runs an isinstance check, because

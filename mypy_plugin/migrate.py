@@ -17,19 +17,19 @@ from typing import NamedTuple
 from mypy.nodes import CallExpr, Expression, MemberExpr, OpExpr, RefExpr, TypeInfo
 from mypy.plugin import CheckerPluginInterface, ClassDefContext
 from mypy.types import (
+    ProperType,
     AnyType,
     Instance,
-    LiteralType,
     TupleType,
     Type,
     TypeType,
-    TypeVarType,
     UnionType,
     get_proper_type,
 )
 from mypy.typevars import fill_typevars_with_any
 
 from . import errors
+from .dynamic import first_in_members
 from .config import ProxyTypesConfig
 from .constants import (
     STATIC_NUMBER_ABCS,
@@ -101,52 +101,34 @@ class LegacyMatch(NamedTuple):
     base: str
 
 
-def legacy_match(subject: Type, checked: list[str], depth: int = 0) -> LegacyMatch | None:
+def legacy_match(subject: Type, checked: list[str]) -> LegacyMatch | None:
     """The legacy proxy in ``subject`` that is an instance of a ``checked`` class at runtime."""
-    proper = get_proper_type(subject)
-    if depth > 20:
+
+    def match(proper: ProperType) -> LegacyMatch | None:
+        if isinstance(proper, Instance):
+            for base in legacy_bases(proper.type):
+                if any(name in static_classes_of(base) for name in checked):
+                    return LegacyMatch(proper.type, base)
         return None
-    if isinstance(proper, Instance):
-        for base in legacy_bases(proper.type):
-            if any(name in static_classes_of(base) for name in checked):
-                return LegacyMatch(proper.type, base)
-        return None
-    items: list[Type] = []
-    if isinstance(proper, UnionType):
-        items = list(proper.items)
-    elif isinstance(proper, TypeVarType):
-        items = [proper.upper_bound, *proper.values]
-    for item in items:
-        found = legacy_match(item, checked, depth + 1)
-        if found is not None:
-            return found
-    return None
+
+    return first_in_members(subject, match)
 
 
-def may_hide_legacy_proxy(subject: Type, depth: int = 0) -> str | None:
+def may_hide_legacy_proxy(subject: Type) -> str | None:
     """Name of a static type in ``subject`` that a legacy proxy may stand behind.
 
     ``Literal[...]`` types and final or unrelated classes (``bool``, ``str``) cannot.
     """
-    proper = get_proper_type(subject)
-    if depth > 20 or isinstance(proper, LiteralType):
+
+    def cover(proper: ProperType) -> str | None:
+        if isinstance(proper, AnyType):
+            return "Any"
+        if isinstance(proper, Instance) and proper.last_known_value is None:
+            if proper.type.fullname in _COVER_TYPES:
+                return _short(proper.type.fullname)
         return None
-    if isinstance(proper, AnyType):
-        return "Any"
-    if isinstance(proper, Instance):
-        if proper.last_known_value is not None or proper.type.fullname not in _COVER_TYPES:
-            return None
-        return _short(proper.type.fullname)
-    items: list[Type] = []
-    if isinstance(proper, UnionType):
-        items = list(proper.items)
-    elif isinstance(proper, TypeVarType):
-        items = [proper.upper_bound, *proper.values]
-    for item in items:
-        found = may_hide_legacy_proxy(item, depth + 1)
-        if found is not None:
-            return found
-    return None
+
+    return first_in_members(subject, cover)
 
 
 #: Standard-library modules whose objects may hand back a number they were given.
