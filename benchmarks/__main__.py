@@ -44,9 +44,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--corpora", default=None,
                         help=f"plugin corpora (default {FULL_CORPORA}; quick: quick)")
     parser.add_argument("--cold-pairs", type=int, default=None,
-                        help="alternating without/with pairs, cold cache (default 5)")
+                        help="alternating without/with pairs, cold cache (default 20)")
     parser.add_argument("--warm-pairs", type=int, default=None,
-                        help="alternating without/with pairs, warm cache (default 10)")
+                        help="alternating without/with pairs, warm cache (default 30)")
     parser.add_argument("--modes", default="cold,warm",
                         help="cache modes to measure: cold, warm or cold,warm (default)")
     parser.add_argument("--profile-corpus", default=None,
@@ -68,7 +68,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         if value is not None and value < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {value}")
         if value is None:
-            setattr(arguments, name, 1 if arguments.quick else (5 if name == "cold_pairs" else 10))
+            setattr(arguments, name, 1 if arguments.quick else (20 if name == "cold_pairs" else 30))
     arguments.corpora = arguments.corpora or ("quick" if arguments.quick else FULL_CORPORA)
     arguments.profile_corpus = arguments.profile_corpus or (
         "quick" if arguments.quick else "torch-refs")
@@ -99,7 +99,8 @@ def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]
     time_rows = format_time_table(comparisons, None)
     memory_rows = format_memory_rows(comparisons)
     text = "\n\n".join([
-        render_table("plugin overhead: mypy without vs with the plugin (median of runs)",
+        render_table("plugin overhead: mypy without vs with the plugin (medians; change: "
+                     "mean paired CPU difference, 95% interval)",
                      time_rows[0], time_rows[1:]),
         render_table("memory: peak RSS of one cold mypy run (max over runs)",
                      memory_rows[0], memory_rows[1:]),
@@ -134,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         if "plugin" in arguments.sections:
             text, comparisons = plugin_section(arguments)
             print(f"\n{text}", flush=True)
-            results["plugin"] = [asdict(c) for c in comparisons]
+            results["plugin"] = [{**asdict(c), "cpu_change": asdict(c.cpu_change())}
+                                 for c in comparisons]
         if "profile" in arguments.sections:
             note("profiling the plugin ...")
             text, profile = profile_section(arguments)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +24,67 @@ class BenchmarkError(Exception):
 def median(values: Sequence[float]) -> float:
     """Median of a non-empty sequence."""
     return statistics.median(values)
+
+
+#: Two-sided 95% critical values of Student's t, by degrees of freedom; a df
+#: between two keys, or above the last, uses the smaller key (the wider interval).
+_T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+          9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+          16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074,
+          23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045,
+          30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+
+@dataclass(frozen=True)
+class PairedChange:
+    """Mean change of B over A in paired runs, relative to A's mean, with a 95% interval.
+
+    ``low`` and ``high`` are NaN with fewer than two pairs.
+    """
+
+    mean: float
+    low: float
+    high: float
+    pairs: int
+
+    def verdict(self, limit: float) -> str:
+        """``ok`` when the whole interval is at most ``limit``, ``over`` when all of it
+        is above, ``unclear`` when it straddles ``limit`` or is unknown."""
+        if self.high <= limit:
+            return "ok"
+        if self.low > limit:
+            return "over"
+        return "unclear"
+
+    def describe(self) -> str:
+        """``+1.6% (+0.3..+2.9)``; only the mean with one pair."""
+        if self.high != self.high:
+            return f"{self.mean:+.1%} (1 pair)" if self.mean == self.mean else "n/a"
+        return f"{self.mean:+.1%} ({self.low * 100:+.1f}..{self.high * 100:+.1f})"
+
+
+def paired_change(baseline: Sequence[float], changed: Sequence[float]) -> PairedChange:
+    """Student's t interval for the mean of ``changed[i] - baseline[i]``, over ``mean(baseline)``.
+
+    Pairs share the machine's state at the time they ran, so their differences
+    vary much less than either list; the uncertainty of the baseline's mean,
+    a second-order effect here, is left out.
+    """
+    if len(baseline) != len(changed) or not baseline:
+        raise ValueError("paired_change needs two equally long, non-empty lists")
+    scale = statistics.fmean(baseline)
+    if scale <= 0:
+        nan = float("nan")
+        return PairedChange(nan, nan, nan, len(baseline))
+    differences = [b - a for a, b in zip(baseline, changed)]
+    mean = statistics.fmean(differences)
+    if len(differences) < 2:
+        return PairedChange(mean / scale, float("nan"), float("nan"), 1)
+    degrees = len(differences) - 1
+    critical = _T_975[max(df for df in _T_975 if df <= degrees)]
+    half_width = critical * statistics.stdev(differences) / math.sqrt(len(differences))
+    return PairedChange(mean / scale, (mean - half_width) / scale, (mean + half_width) / scale,
+                        len(differences))
 
 
 def ratio(value: float, baseline: float) -> float:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_guards  # noqa: E402
-from benchmarks._common import BenchmarkError, render_table  # noqa: E402
+from benchmarks._common import BenchmarkError, paired_change, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, Corpus, project_corpus, with_plugin  # noqa: E402
 from benchmarks.profile_plugin import plugin_costs  # noqa: E402
@@ -83,3 +83,40 @@ def test_render_table_aligns_columns() -> None:
     assert text.splitlines() == ["== t ==", "name       value", "----------------",
                                  "a              1", "long name     22"]
     assert render_table(None, ["h"], [["x"]], rule=False).splitlines() == ["h", "x"]
+
+
+def test_paired_change_is_a_t_interval_on_the_differences() -> None:
+    # Differences 1, 2, 3: mean 2, sd 1, t(2 df) = 4.303; baseline mean 100.
+    change = paired_change([100.0, 90.0, 110.0], [101.0, 92.0, 113.0])
+    assert change.pairs == 3
+    assert change.mean == pytest.approx(0.02)
+    half = 4.303 / 3 ** 0.5 / 100
+    assert (change.low, change.high) == (pytest.approx(0.02 - half), pytest.approx(0.02 + half))
+    assert change.describe() == "+2.0% (-0.5..+4.5)"
+
+
+def test_paired_change_ignores_what_both_variants_share() -> None:
+    # The machine slows down for both variants alike: the interval stays tight.
+    without = [10.0, 14.0, 9.0, 12.0, 11.0]
+    change = paired_change(without, [t * 1.02 for t in without])
+    assert change.high - change.low < 0.01 and change.verdict(0.03) == "ok"
+
+
+@pytest.mark.parametrize(
+    ("without", "with_", "verdict"),
+    [
+        ([10.0] * 4, [10.1, 10.2, 10.1, 10.2], "ok"),  # +1.5%, interval well below 3%
+        ([10.0] * 4, [10.5, 10.6, 10.5, 10.6], "over"),  # +5.5%, interval well above
+        ([10.0] * 4, [9.5, 10.8, 9.9, 11.0], "unclear"),  # straddles 3%
+        ([10.0], [10.1], "unclear"),  # one pair: no interval
+    ],
+)
+def test_verdict_is_judged_on_the_whole_interval(without: list[float], with_: list[float],
+                                                 verdict: str) -> None:
+    assert paired_change(without, with_).verdict(0.03) == verdict
+
+
+def test_paired_change_refuses_unpaired_lists() -> None:
+    with pytest.raises(ValueError, match="equally long"):
+        paired_change([1.0, 2.0], [1.0])
+    assert paired_change([1.0], [1.1]).describe() == "+10.0% (1 pair)"
