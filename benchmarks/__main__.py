@@ -1,6 +1,7 @@
 """Run every benchmark and print the tables: ``python -m benchmarks [--quick]``.
 
 Sections: ``plugin`` (mypy with/without the plugin: time and memory),
+``instructions`` (the same comparison counted in instructions, under valgrind),
 ``profile`` (cProfile of the plugin's hooks), ``guards`` (guards against
 isinstance) and ``operations`` (proxy operations against torch SymInt).
 Progress goes to stderr, tables to stdout.
@@ -13,11 +14,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from . import bench_guards, bench_operations
+from . import bench_guards, bench_operations, count_instructions
 from ._common import (
     DEFAULT_WORKDIR,
     ROOT,
@@ -27,10 +29,11 @@ from ._common import (
     render_table,
 )
 from .bench_plugin import Comparison, compare, format_memory_rows, format_time_table
-from .corpus import KNOWN_CORPORA, corpora
+from .corpus import KNOWN_CORPORA, Corpus, corpora
+from .count_instructions import InstructionCount
 from .profile_plugin import HookCost, Profile, format_rows
 
-SECTIONS = ("plugin", "profile", "guards", "operations")
+SECTIONS = ("plugin", "instructions", "profile", "guards", "operations")
 FULL_CORPORA = "project,torch-refs,thunder"
 
 
@@ -78,11 +81,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return arguments
 
 
-def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]]:
-    """Overhead and memory tables for each corpus, cold then warm."""
-    names = [name.strip() for name in arguments.corpora.split(",") if name.strip()]
-    comparisons: list[Comparison] = []
-    for name in names:
+def _prepared_corpora(arguments: argparse.Namespace) -> Iterator[Corpus]:
+    """The plugin corpora in order; one that cannot be prepared is skipped, except in --quick."""
+    for name in (name.strip() for name in arguments.corpora.split(",")):
+        if not name:
+            continue
         try:
             (corpus,) = corpora([name], arguments.workdir)
         except BenchmarkError as error:
@@ -90,6 +93,13 @@ def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]
                 raise
             note(f"skipping corpus {name}: {error}")
             continue
+        yield corpus
+
+
+def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]]:
+    """Overhead and memory tables for each corpus, cold then warm."""
+    comparisons: list[Comparison] = []
+    for corpus in _prepared_corpora(arguments):
         for mode, pairs in (("cold", arguments.cold_pairs), ("warm", arguments.warm_pairs)):
             if mode not in arguments.modes:
                 continue
@@ -106,6 +116,19 @@ def plugin_section(arguments: argparse.Namespace) -> tuple[str, list[Comparison]
                      memory_rows[0], memory_rows[1:]),
     ])
     return text, comparisons
+
+
+def instructions_section(arguments: argparse.Namespace) -> tuple[str, list[InstructionCount]]:
+    """Instruction counts for each corpus and cache mode (valgrind, one run per variant)."""
+    counts: list[InstructionCount] = []
+    for corpus in _prepared_corpora(arguments):
+        counts.extend(count_instructions.count(corpus, arguments.workdir, mode)
+                      for mode in arguments.modes)
+    if not counts:
+        raise BenchmarkError("no corpus could be prepared")
+    rows = count_instructions.format_rows(counts)
+    title = "instructions: mypy without vs with the plugin (valgrind, one run each)"
+    return render_table(title, rows[0], rows[1:]), counts
 
 
 def profile_section(arguments: argparse.Namespace) -> tuple[str, Profile]:
@@ -137,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{text}", flush=True)
             results["plugin"] = [{**asdict(c), "cpu_change": asdict(c.cpu_change())}
                                  for c in comparisons]
+        if "instructions" in arguments.sections and not count_instructions.valgrind_available():
+            note("skipping the instruction counts: valgrind is not installed")
+        elif "instructions" in arguments.sections:
+            text, counts = instructions_section(arguments)
+            print(f"\n{text}", flush=True)
+            results["instructions"] = [asdict(c) for c in counts]
         if "profile" in arguments.sections:
             note("profiling the plugin ...")
             text, profile = profile_section(arguments)

@@ -37,6 +37,7 @@ class Run:
     cpu: float
     peak_rss_mib: float
     plugin_reports: int  # lines with a proxy-* error code
+    system: float = 0.0  # the kernel's part of ``cpu``
 
 
 @dataclass
@@ -108,18 +109,25 @@ def mypy_command() -> list[str]:
     return [sys.executable, *safe_path, "-m", "mypy"]
 
 
+def checkout_environment() -> dict[str, str]:
+    """This process's environment with the checkout first on ``PYTHONPATH``.
+
+    Both variants get the same path, so the import of mypy_plugin is the only difference.
+    """
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT), environment.get("PYTHONPATH", "")]))
+    return environment
+
+
 def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
     """One fresh mypy process on ``corpus``; its output goes to ``log``."""
     compile_bytecode()
     command = [*mypy_command(), "--config-file", str(config),
                "--cache-dir", str(cache_dir), *corpus.targets]
-    environment = dict(os.environ)
-    # Both variants get the same path, so the import of mypy_plugin is the only difference.
-    environment["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(ROOT), environment.get("PYTHONPATH", "")]))
     with log.open("w", encoding="utf-8") as output:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=corpus.directory, env=environment,
+        process = subprocess.Popen(command, cwd=corpus.directory, env=checkout_environment(),
                                    stdout=output, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
@@ -129,7 +137,7 @@ def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
         last = (text.strip().splitlines() or ["no output"])[-1]
         raise BenchmarkError(f"mypy on {corpus.name} with {config.name} exited "
                              f"{process.returncode}: {last}")
-    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime,
+    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, system=usage.ru_stime,
                peak_rss_mib=usage.ru_maxrss / 1024,
                plugin_reports=sum("[proxy-" in line for line in text.splitlines()))
 
@@ -160,26 +168,40 @@ def run_in_process(
     return elapsed
 
 
+@dataclass(frozen=True)
+class Workspace:
+    """Where the runs of one corpus keep their configs, caches and logs, by variant."""
+
+    configs: dict[str, Path]
+    caches: dict[str, Path]
+    logs: dict[str, Path]
+
+
+def workspace(corpus: Corpus, workdir: Path, prefix: str = "") -> Workspace:
+    """Configs, cache directories and log files for ``corpus`` under ``workdir``."""
+    workdir = workdir.resolve()  # mypy runs in the corpus directory
+    slug = prefix + corpus.name.split(" ")[0]
+    (workdir / "logs").mkdir(parents=True, exist_ok=True)
+    return Workspace(configs=write_configs(corpus, workdir),
+                     caches={v: workdir / "cache" / f"{slug}-{v}" for v in VARIANTS},
+                     logs={v: workdir / "logs" / f"{slug}-{v}.log" for v in VARIANTS})
+
+
 def compare(corpus: Corpus, workdir: Path, mode: str, pairs: int) -> Comparison:
     """``pairs`` alternating runs without and with the plugin, cold or warm cache."""
-    workdir = workdir.resolve()  # mypy runs in the corpus directory
-    configs = write_configs(corpus, workdir)
-    slug = corpus.name.split(" ")[0]
-    caches = {variant: workdir / "cache" / f"{slug}-{variant}" for variant in VARIANTS}
-    logs = workdir / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
+    space = workspace(corpus, workdir)
+    configs, caches, logs = space.configs, space.caches, space.logs
     comparison = Comparison(corpus.name, corpus.python_lines(), mode)
     if mode == "warm":
         for variant in VARIANTS:  # prime: one untimed run fills each cache
-            run_mypy(corpus, configs[variant], caches[variant], logs / f"{slug}-{variant}.log")
+            run_mypy(corpus, configs[variant], caches[variant], logs[variant])
     for index in range(pairs):
         # Every other pair runs the plugin first, so neither variant always follows
         # the other (the page cache, the writeback of the last run's cache files).
         for variant in VARIANTS if index % 2 == 0 else VARIANTS[::-1]:
             if mode == "cold":
                 shutil.rmtree(caches[variant], ignore_errors=True)
-            run = run_mypy(corpus, configs[variant], caches[variant],
-                           logs / f"{slug}-{variant}.log")
+            run = run_mypy(corpus, configs[variant], caches[variant], logs[variant])
             comparison.runs[variant].append(run)
             note(f"  {corpus.name} {mode} {variant} plugin, run {index + 1}/{pairs}: "
                  f"{run.wall:.2f} s wall, {run.cpu:.2f} s cpu, {run.peak_rss_mib:.0f} MiB")

@@ -91,7 +91,8 @@ def test_paired_change_is_a_t_interval_on_the_differences() -> None:
     assert change.pairs == 3
     assert change.mean == pytest.approx(0.02)
     half = 4.303 / 3 ** 0.5 / 100
-    assert (change.low, change.high) == (pytest.approx(0.02 - half), pytest.approx(0.02 + half))
+    assert change.low == pytest.approx(0.02 - half)
+    assert change.high == pytest.approx(0.02 + half)
     assert change.describe() == "+2.0% (-0.5..+4.5)"
 
 
@@ -120,3 +121,14 @@ def test_paired_change_refuses_unpaired_lists() -> None:
     with pytest.raises(ValueError, match="equally long"):
         paired_change([1.0, 2.0], [1.0])
     assert paired_change([1.0], [1.1]).describe() == "+10.0% (1 pair)"
+
+
+def test_instruction_total_is_read_from_cachegrind_output(tmp_path: Path) -> None:
+    from benchmarks.count_instructions import _instructions
+
+    corpus = Corpus("t", tmp_path, (), "[mypy]\n")
+    output = ("Success: no issues found in 1 source file\n==4242== \n"
+              "==4242== I   refs:      1,234,567,890\n")
+    assert _instructions(output, corpus, "with") == 1_234_567_890
+    with pytest.raises(BenchmarkError, match=r"t \(with plugin\): no instruction total"):
+        _instructions("Success: no issues found\n", corpus, "with")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+needs_valgrind = pytest.mark.skipif(shutil.which("valgrind") is None,
+                                    reason="valgrind is not installed")
 
 
 def run_benchmarks(*args: str) -> subprocess.CompletedProcess[str]:
@@ -52,8 +55,9 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, list[
 
 def test_quick_run_prints_every_table(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
     found, _ = quick_run
-    assert list(found) == ["machine", "plugin overhead", "memory", "plugin profile", "guards",
-                           "operations"]
+    counted = ["instructions"] if shutil.which("valgrind") else []
+    assert list(found) == ["machine", "plugin overhead", "memory", *counted,
+                           "plugin profile", "guards", "operations"]
     facts = dict(found["machine"][1:])
     assert {"cpu", "nproc", "memory", "python", "mypy", "torch"} <= set(facts)
     assert facts["nproc"].isdigit()
@@ -76,6 +80,21 @@ def test_overhead_rows_compare_both_cache_modes(
         assert re.match(r"^[+-]\d+\.\d% \(1 pair\)$", cells["cpu change (95%)"])
         assert re.match(r"^<=\+[23]% unclear$", cells["cpu target"])
         # The examples hold deliberate mistakes: reports prove the plugin was loaded.
+        assert int(cells["proxy reports"]) > 0
+
+
+@needs_valgrind
+def test_instruction_rows_count_both_cache_modes(
+    quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]
+) -> None:
+    header, *rows = quick_run[0]["instructions"]
+    assert [row[1] for row in rows] == ["cold", "warm"]
+    for row in rows:
+        cells = dict(zip(header, row))
+        assert number(cells["instructions without"], " G") > 0.1
+        assert number(cells["instructions with"], " G") > 0.1
+        number(cells["ratio"], "x")
+        assert re.match(r"^<=1\.0[23] (ok|over)$", cells["target"])
         assert int(cells["proxy reports"]) > 0
 
 
@@ -166,3 +185,26 @@ def test_hook_timing_rejects_an_unknown_corpus(tmp_path: Path) -> None:
          "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, check=False)
     assert completed.returncode == 2
     assert completed.stderr.strip().count("\n") == 0 and "nope" in completed.stderr
+
+
+@needs_valgrind
+def test_instruction_count_runs_both_variants_under_valgrind(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.count_instructions", "--corpus", "quick",
+         "--modes", "warm", "--json", "--workdir", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    (counted,) = json.loads(completed.stdout)
+    assert counted["mode"] == "warm" and counted["corpus"].startswith("quick")
+    # A warm mypy run executes hundreds of millions of instructions, not a parse error's few.
+    assert counted["without"] > 10**8 and counted["with_plugin"] > 10**8
+    assert counted["plugin_reports"] > 0  # the plugin was loaded and reported
+
+
+def test_instruction_count_rejects_a_bad_mode(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.count_instructions", "--modes", "hot",
+         "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert completed.returncode == 2
+    assert '--modes: expected cold, warm or cold,warm, got "hot"' in completed.stderr
+    assert "Traceback" not in completed.stderr
