@@ -26,6 +26,7 @@ from ._common import (
     BenchmarkError,
     machine_description,
     note,
+    parse_modes,
     render_table,
 )
 from .bench_plugin import Comparison, compare, format_memory_rows, format_time_table
@@ -63,9 +64,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         parser.error(f'unknown section "{unknown[0]}" (known: {", ".join(SECTIONS)})')
     arguments.sections = sections
-    arguments.modes = [m.strip() for m in arguments.modes.split(",") if m.strip()]
-    if not arguments.modes or any(m not in ("cold", "warm") for m in arguments.modes):
-        parser.error(f'--modes: expected cold, warm or cold,warm, got "{",".join(arguments.modes)}"')
+    try:
+        arguments.modes = parse_modes(arguments.modes)
+    except ValueError as error:
+        parser.error(str(error))
     for name in ("cold_pairs", "warm_pairs"):
         value = getattr(arguments, name)
         if value is not None and value < 1:
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if "plugin" in arguments.sections:
             text, comparisons = plugin_section(arguments)
             print(f"\n{text}", flush=True)
-            results["plugin"] = [{**asdict(c), "cpu_change": asdict(c.cpu_change())}
+            results["plugin"] = [{**asdict(c), "cpu_change": c.cpu_change().as_json()}
                                  for c in comparisons]
         if "instructions" in arguments.sections and not count_instructions.valgrind_available():
             note("skipping the instruction counts: valgrind is not installed")

@@ -57,10 +57,18 @@ class PairedChange:
         return "unclear"
 
     def describe(self) -> str:
-        """``+1.6% (+0.3..+2.9)``; only the mean with one pair."""
-        if self.high != self.high:
-            return f"{self.mean:+.1%} (1 pair)" if self.mean == self.mean else "n/a"
-        return f"{self.mean:+.1%} ({self.low * 100:+.1f}..{self.high * 100:+.1f})"
+        """``+1.62% (+0.25..+2.99)``; only the mean with one pair."""
+        if math.isnan(self.high):
+            return "n/a" if math.isnan(self.mean) else f"{self.mean:+.2%} (1 pair)"
+        # Two decimals: an end that rounds onto the target would hide the verdict's reason.
+        return f"{self.mean:+.2%} ({self.low * 100:+.2f}..{self.high * 100:+.2f})"
+
+    def as_json(self) -> dict[str, float | int | None]:
+        """The fields, with None for an unknown bound (JSON has no NaN)."""
+        return {"mean": None if math.isnan(self.mean) else self.mean,
+                "low": None if math.isnan(self.low) else self.low,
+                "high": None if math.isnan(self.high) else self.high,
+                "pairs": self.pairs}
 
 
 def paired_change(baseline: Sequence[float], changed: Sequence[float]) -> PairedChange:
@@ -85,6 +93,17 @@ def paired_change(baseline: Sequence[float], changed: Sequence[float]) -> Paired
     half_width = critical * statistics.stdev(differences) / math.sqrt(len(differences))
     return PairedChange(mean / scale, (mean - half_width) / scale, (mean + half_width) / scale,
                         len(differences))
+
+
+MODES = ("cold", "warm")
+
+
+def parse_modes(value: str) -> list[str]:
+    """``cold``, ``warm`` or ``cold,warm`` as a list; ValueError with a one-line message."""
+    modes = [mode.strip() for mode in value.split(",") if mode.strip()]
+    if not modes or any(mode not in MODES for mode in modes):
+        raise ValueError(f'--modes: expected cold, warm or cold,warm, got "{value}"')
+    return modes
 
 
 def ratio(value: float, baseline: float) -> float:

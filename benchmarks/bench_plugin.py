@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -120,26 +121,49 @@ def checkout_environment() -> dict[str, str]:
     return environment
 
 
+def mypy_arguments(corpus: Corpus, config: Path, cache_dir: Path) -> list[str]:
+    """The command line of one mypy run on ``corpus``."""
+    return [*mypy_command(), "--config-file", str(config), "--cache-dir", str(cache_dir),
+            *corpus.targets]
+
+
+def checked_output(corpus: Corpus, config: Path, status: int, log: Path) -> str:
+    """The run's output from ``log``; a BenchmarkError naming its last line if mypy failed."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    if status not in (0, 1):  # 1: type errors found, which is normal here
+        last = last_line(text) or "no output"
+        raise BenchmarkError(f"mypy on {corpus.name} with {config.name} exited {status}: {last}")
+    return text
+
+
+def last_line(text: str) -> str:
+    """The last line of a run's output that is not valgrind's own (``==PID== ...``)."""
+    lines = [line for line in text.strip().splitlines() if not _VALGRIND_LINE.match(line)]
+    return lines[-1] if lines else ""
+
+
+_VALGRIND_LINE = re.compile(r"^==\d+==")
+
+
+def proxy_reports(text: str) -> int:
+    """Lines of mypy output with a ``proxy-*`` error code."""
+    return sum("[proxy-" in line for line in text.splitlines())
+
+
 def run_mypy(corpus: Corpus, config: Path, cache_dir: Path, log: Path) -> Run:
     """One fresh mypy process on ``corpus``; its output goes to ``log``."""
     compile_bytecode()
-    command = [*mypy_command(), "--config-file", str(config),
-               "--cache-dir", str(cache_dir), *corpus.targets]
     with log.open("w", encoding="utf-8") as output:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=corpus.directory, env=checkout_environment(),
+        process = subprocess.Popen(mypy_arguments(corpus, config, cache_dir),
+                                   cwd=corpus.directory, env=checkout_environment(),
                                    stdout=output, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
-    text = log.read_text(encoding="utf-8", errors="replace")
-    if process.returncode not in (0, 1):  # 1: type errors found, which is normal here
-        last = (text.strip().splitlines() or ["no output"])[-1]
-        raise BenchmarkError(f"mypy on {corpus.name} with {config.name} exited "
-                             f"{process.returncode}: {last}")
+    text = checked_output(corpus, config, process.returncode, log)
     return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, system=usage.ru_stime,
-               peak_rss_mib=usage.ru_maxrss / 1024,
-               plugin_reports=sum("[proxy-" in line for line in text.splitlines()))
+               peak_rss_mib=usage.ru_maxrss / 1024, plugin_reports=proxy_reports(text))
 
 
 def run_in_process(
@@ -190,18 +214,18 @@ def workspace(corpus: Corpus, workdir: Path, prefix: str = "") -> Workspace:
 def compare(corpus: Corpus, workdir: Path, mode: str, pairs: int) -> Comparison:
     """``pairs`` alternating runs without and with the plugin, cold or warm cache."""
     space = workspace(corpus, workdir)
-    configs, caches, logs = space.configs, space.caches, space.logs
     comparison = Comparison(corpus.name, corpus.python_lines(), mode)
     if mode == "warm":
         for variant in VARIANTS:  # prime: one untimed run fills each cache
-            run_mypy(corpus, configs[variant], caches[variant], logs[variant])
+            run_mypy(corpus, space.configs[variant], space.caches[variant], space.logs[variant])
     for index in range(pairs):
         # Every other pair runs the plugin first, so neither variant always follows
         # the other (the page cache, the writeback of the last run's cache files).
         for variant in VARIANTS if index % 2 == 0 else VARIANTS[::-1]:
             if mode == "cold":
-                shutil.rmtree(caches[variant], ignore_errors=True)
-            run = run_mypy(corpus, configs[variant], caches[variant], logs[variant])
+                shutil.rmtree(space.caches[variant], ignore_errors=True)
+            run = run_mypy(corpus, space.configs[variant], space.caches[variant],
+                           space.logs[variant])
             comparison.runs[variant].append(run)
             note(f"  {corpus.name} {mode} {variant} plugin, run {index + 1}/{pairs}: "
                  f"{run.wall:.2f} s wall, {run.cpu:.2f} s cpu, {run.peak_rss_mib:.0f} MiB")

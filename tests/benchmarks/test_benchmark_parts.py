@@ -93,7 +93,7 @@ def test_paired_change_is_a_t_interval_on_the_differences() -> None:
     half = 4.303 / 3 ** 0.5 / 100
     assert change.low == pytest.approx(0.02 - half)
     assert change.high == pytest.approx(0.02 + half)
-    assert change.describe() == "+2.0% (-0.5..+4.5)"
+    assert change.describe() == "+2.00% (-0.48..+4.48)"
 
 
 def test_paired_change_ignores_what_both_variants_share() -> None:
@@ -120,7 +120,26 @@ def test_verdict_is_judged_on_the_whole_interval(without: list[float], with_: li
 def test_paired_change_refuses_unpaired_lists() -> None:
     with pytest.raises(ValueError, match="equally long"):
         paired_change([1.0, 2.0], [1.0])
-    assert paired_change([1.0], [1.1]).describe() == "+10.0% (1 pair)"
+    one = paired_change([1.0], [1.1])
+    assert one.describe() == "+10.00% (1 pair)"
+    assert one.as_json() == {"mean": pytest.approx(0.1), "low": None, "high": None, "pairs": 1}
+
+
+def test_paired_change_between_table_rows_uses_the_wider_interval() -> None:
+    # 36 pairs: 35 degrees of freedom, not in the table; the value for 30 (2.042) is used.
+    without = [100.0] * 36
+    with_ = [100.0 + (2.0 if index % 2 else 0.0) for index in range(36)]
+    change = paired_change(without, with_)
+    half = 2.042 * (36 / 35) ** 0.5 / 6 / 100
+    assert change.mean == pytest.approx(0.01)
+    assert change.high == pytest.approx(0.01 + half)
+    many = paired_change([100.0] * 500, [100.0 + (2.0 if i % 2 else 0.0) for i in range(500)])
+    assert many.high - many.mean == pytest.approx(1.980 * (500 / 499) ** 0.5 / 500 ** 0.5 / 100)
+
+
+def test_paired_change_without_a_positive_baseline_is_unknown() -> None:
+    change = paired_change([0.0, 0.0], [1.0, 2.0])
+    assert change.describe() == "n/a" and change.verdict(0.03) == "unclear"
 
 
 def test_instruction_total_is_read_from_cachegrind_output(tmp_path: Path) -> None:
@@ -132,3 +151,17 @@ def test_instruction_total_is_read_from_cachegrind_output(tmp_path: Path) -> Non
     assert _instructions(output, corpus, "with") == 1_234_567_890
     with pytest.raises(BenchmarkError, match=r"t \(with plugin\): no instruction total"):
         _instructions("Success: no issues found\n", corpus, "with")
+
+
+def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
+    from benchmarks.bench_plugin import checked_output
+
+    log = tmp_path / "run.log"
+    log.write_text("mypy: error: cannot read file 'nope.py'\n==77== \n"
+                   "==77== I   refs:      12,345\n")
+    corpus = Corpus("t", tmp_path, (), "[mypy]\n")
+    with pytest.raises(BenchmarkError) as raised:
+        checked_output(corpus, tmp_path / "with.ini", 2, log)
+    assert str(raised.value) == ("mypy on t with with.ini exited 2: "
+                                 "mypy: error: cannot read file 'nope.py'")
+    assert checked_output(corpus, tmp_path / "with.ini", 1, log).startswith("mypy: error")
