@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+_Result = TypeVar("_Result")
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Downloads, corpora copies and mypy caches (``/scratch/`` is gitignored).
@@ -190,6 +194,18 @@ def render_table(
 def note(message: str) -> None:
     """One progress or warning line on stderr (stdout carries only the tables)."""
     print(message, file=sys.stderr, flush=True)
+
+
+def run_corpus_tool(tool: str, as_json: bool, measure: Callable[[], _Result],
+                    data: Callable[[_Result], object], text: Callable[[_Result], str]) -> int:
+    """Run ``measure`` and print its result as JSON or as ``text``; 2 and one line on error."""
+    try:
+        result = measure()
+    except BenchmarkError as error:
+        print(f"{tool}: error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(data(result)) if as_json else text(result))
+    return 0
 
 
 def corpus_tool_parser(doc: str | None) -> argparse.ArgumentParser:

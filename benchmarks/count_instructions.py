@@ -16,7 +16,6 @@ Both variants run at once, one per core: a count does not depend on load.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -34,6 +33,7 @@ from benchmarks._common import (  # noqa: E402
     parse_modes,
     ratio,
     render_table,
+    run_corpus_tool,
 )
 from benchmarks.bench_plugin import (  # noqa: E402
     TARGETS,
@@ -158,19 +158,16 @@ def main(argv: list[str] | None = None) -> int:
         modes = parse_modes(arguments.modes)
     except ValueError as error:
         parser.error(str(error))
-    try:
-        counts = count_corpora([arguments.corpus], modes, arguments.workdir)
-    except BenchmarkError as error:
-        print(f"count_instructions: error: {error}", file=sys.stderr)
-        return 2
-    if arguments.json:
-        print(json.dumps([asdict(c) for c in counts]))
-    else:
-        rows = format_rows(counts)
-        print(render_table("instructions: mypy without vs with the plugin (valgrind)",
-                           rows[0], rows[1:]))
-    return 0
+    return run_corpus_tool(
+        "count_instructions", arguments.json,
+        lambda: count_corpora([arguments.corpus], modes, arguments.workdir),
+        lambda counts: [asdict(c) for c in counts], _table_text)
 
+
+def _table_text(counts: list[InstructionCount]) -> str:
+    rows = format_rows(counts)
+    return render_table("instructions: mypy without vs with the plugin (valgrind)",
+                        rows[0], rows[1:])
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import cProfile
-import json
 import os
 import pstats
 import sys
@@ -21,7 +20,12 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import ROOT, BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    ROOT,
+    corpus_tool_parser,
+    render_table,
+    run_corpus_tool,
+)
 from benchmarks.bench_plugin import run_in_process, write_configs  # noqa: E402
 from benchmarks.corpus import corpora  # noqa: E402
 
@@ -144,22 +148,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--self-times", action="store_true",
                         help="also list plugin functions by their own time")
     arguments = parser.parse_args(argv)
-    try:
-        profile = profile_corpus(arguments.corpus, arguments.workdir)
-    except BenchmarkError as error:
-        print(f"profile_plugin: error: {error}", file=sys.stderr)
-        return 2
-    if arguments.json:
-        print(json.dumps(asdict(profile)))
-    else:
+
+    def text(profile: Profile) -> str:
         rows = format_rows(profile)
-        print(render_table(f"plugin profile: {profile.corpus}", rows[0], rows[1:]))
+        tables = [render_table(f"plugin profile: {profile.corpus}", rows[0], rows[1:])]
         if arguments.self_times:
             inner = [["plugin function", "calls", "own time"]] + [
                 [cost.function, str(cost.calls), f"{cost.seconds:.3f} s"] for cost in profile.inner]
-            print(render_table("own time", inner[0], inner[1:]))
-    return 0
+            tables.append(render_table("own time", inner[0], inner[1:]))
+        return "\n".join(tables)
 
+    return run_corpus_tool("profile_plugin", arguments.json,
+                           lambda: profile_corpus(arguments.corpus, arguments.workdir),
+                           asdict, text)
 
 if __name__ == "__main__":
     sys.exit(main())

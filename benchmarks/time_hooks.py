@@ -14,7 +14,6 @@ clock's own cost, measured in the same run, is subtracted from the lookups.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter, defaultdict
@@ -28,7 +27,12 @@ if __package__ in (None, ""):
 
 from mypy.plugin import Plugin  # noqa: E402
 
-from benchmarks._common import BenchmarkError, corpus_tool_parser, render_table  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    BenchmarkError,
+    corpus_tool_parser,
+    render_table,
+    run_corpus_tool,
+)
 from benchmarks.bench_plugin import run_in_process, write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, corpora  # noqa: E402
 
@@ -170,18 +174,14 @@ def format_rows(times: HookTimes) -> list[list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = corpus_tool_parser(__doc__)
     arguments = parser.parse_args(argv)
-    try:
-        times = time_corpus(arguments.corpus, arguments.workdir)
-    except BenchmarkError as error:
-        print(f"time_hooks: error: {error}", file=sys.stderr)
-        return 2
-    if arguments.json:
-        print(json.dumps(asdict(times)))
-    else:
-        rows = format_rows(times)
-        print(render_table(f"time inside the plugin's hooks: {times.corpus}", rows[0], rows[1:]))
-    return 0
+    return run_corpus_tool("time_hooks", arguments.json,
+                           lambda: time_corpus(arguments.corpus, arguments.workdir),
+                           asdict, _table_text)
 
+
+def _table_text(times: HookTimes) -> str:
+    rows = format_rows(times)
+    return render_table(f"time inside the plugin's hooks: {times.corpus}", rows[0], rows[1:])
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -165,3 +165,21 @@ def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
     assert str(raised.value) == ("mypy on t with with.ini exited 2: "
                                  "mypy: error: cannot read file 'nope.py'")
     assert checked_output(corpus, tmp_path / "with.ini", 1, log).startswith("mypy: error")
+
+
+def test_corpus_tools_print_json_or_text_and_fail_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks._common import run_corpus_tool
+
+    assert run_corpus_tool("t", True, lambda: [1, 2], lambda r: {"n": r}, str) == 0
+    assert capsys.readouterr().out == '{"n": [1, 2]}\n'
+    assert run_corpus_tool("t", False, lambda: [1, 2], lambda r: {"n": r}, str) == 0
+    assert capsys.readouterr().out == "[1, 2]\n"
+
+    def broken() -> list[int]:
+        raise BenchmarkError("corpus gone")
+
+    assert run_corpus_tool("t", False, broken, list, str) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "t: error: corpus gone\n")

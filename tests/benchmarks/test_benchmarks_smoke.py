@@ -208,3 +208,12 @@ def test_instruction_count_rejects_a_bad_mode(tmp_path: Path) -> None:
     assert completed.returncode == 2
     assert '--modes: expected cold, warm or cold,warm, got "hot"' in completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+def test_profile_prints_both_tables_with_self_times(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile_plugin", "--corpus", "quick", "--self-times",
+         "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    titles = [line for line in completed.stdout.splitlines() if line.startswith("== ")]
+    assert titles == ["== plugin profile: quick (examples) ==", "== own time =="]
