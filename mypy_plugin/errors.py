@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
@@ -12,6 +13,10 @@ from mypy.plugin import (
     SemanticAnalyzerPluginInterface,
     TypeAnalyzerPluginInterface,
 )
+
+from . import findings
+from ._mypy_compat import AnyPluginInterface, current_path
+from .findings import Report
 
 CATEGORY = "proxy-types"
 
@@ -48,70 +53,126 @@ ALL_CODES: tuple[ErrorCode, ...] = (
 )
 
 
+def _short(fullname: str) -> str:
+    """``int`` for ``builtins.int``; other classes keep their module."""
+    return fullname.rpartition(".")[2] if fullname.startswith("builtins.") else fullname
+
+
+def _shown_classes(classes: tuple[str, ...]) -> str:
+    """The checked classes as users read them, each once, in their order."""
+    return ", ".join(dict.fromkeys(_short(name) for name in classes))
+
+
+_GUARDS = "use proxy_types.is_static_number() / is_dynamic_number()"
+_RECORD = "use proxy_types.check(...) to record it, or to_static() explicitly"
+
+
+def render(report: Report) -> str:
+    """The message of ``report``: the one place where findings become text."""
+    kind, dynamic, subject = report.kind, report.dynamic, report.subject
+    classes = _shown_classes(report.classes)
+    if kind == findings.ISINSTANCE:
+        return (f"{report.operation}() against static number classes ({classes}) misclassifies "
+                f'dynamic number "{dynamic}"; {_GUARDS} or include proxy_types.NumberClasses')
+    if kind == findings.ISINSTANCE_LEGACY_BASE:
+        return (f"{report.operation}() against static number classes ({classes}) is True at "
+                f'runtime for legacy proxy "{dynamic}" only through its legacy base '
+                f'"{subject}"; {_GUARDS} before removing the base')
+    if kind == findings.ISINSTANCE_MAYBE_LEGACY:
+        return (f"{report.operation}() against static number classes ({classes}) may see a "
+                f'legacy proxy typed "{dynamic}" (migrate_classes: legacy proxies still subclass '
+                f"builtin numbers at runtime); {_GUARDS}")
+    if kind == findings.CONVERSION:
+        return (f'{report.operation} turns dynamic number "{dynamic}" into a static value fixed '
+                "at trace time; use proxy_types.to_static() to make the conversion explicit")
+    if kind == findings.CONDITION:
+        return (f'Condition on a comparison of dynamic number "{dynamic}" specializes on the '
+                f"traced value; {_RECORD}")
+    if kind == findings.BOOL_CONDITION:
+        return (f'Condition on dynamic bool "{subject}" ("{dynamic}") specializes on the traced '
+                f"value; {_RECORD}")
+    if kind == findings.CAST:
+        targets = " | ".join(report.classes)
+        return (f'cast() to static number type "{targets}" hides dynamic number "{dynamic}" (the '
+                "value stays dynamic at runtime); use proxy_types.to_static() to convert it, or "
+                "cast to proxy_types.NumberLike")
+    if kind == findings.STATIC_AND_DYNAMIC_BASES:
+        static = report.classes[0]
+        return (f'Class "{subject}" inherits from dynamic number "{dynamic}" and static number '
+                f'"{static}", so it passes isinstance checks for static numbers; drop "{static}" '
+                "and use proxy_types.register_dynamic_type()")
+    if kind == findings.LEGACY_STATIC_BASE:
+        return (f'Legacy proxy class "{subject}" (migrate_classes: "{dynamic}") still inherits '
+                f'from static number "{", ".join(report.classes)}"; mypy checks it without that '
+                "base; remove the base to finish the migration")
+    if kind == findings.ABC_REGISTER:
+        return (f'{subject}.register() makes dynamic number "{dynamic}" pass as a static number; '
+                "use proxy_types.register_dynamic_type() instead")
+    if kind == findings.CONFIG_NOT_A_CLASS:
+        config_file, setting, what = report.extra
+        return (f'{config_file}: {setting} entry "{subject}" is a {what}, not a class; '
+                "list classes only")
+    if kind == findings.CONFIG_NO_SUCH_CLASS:
+        config_file, setting = report.extra
+        module, _, attribute = subject.rpartition(".")
+        return (f'{config_file}: {setting} entry "{subject}": no such class in module "{module}" '
+                f'(module has no attribute "{attribute}"); check the spelling')
+    raise ValueError(f"no message for report kind {kind!r}")
+
+
+_CODES = {code.code: code for code in ALL_CODES}
+
+
+def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
+    """Render ``report``, report it to mypy at ``context`` and keep it for collectors."""
+    located = replace(report, file=current_path(api), line=context.line,
+                      column=context.column, message=render(report))
+    api.fail(located.message, context, code=_CODES[report.code])
+    findings.keep(located)
+
+
+# -- the reports, one function per kind ----------------------------------------
+
+
 def misclassifying_isinstance(
-    api: CheckerPluginInterface, context: Context, function: str, classes: str, dynamic: str
+    api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
+    dynamic: str,
 ) -> None:
     """proxy-isinstance: the check sorts a dynamic number into the wrong branch."""
-    api.fail(
-        f'{function}() against static number classes ({classes}) misclassifies dynamic '
-        f'number "{dynamic}"; use proxy_types.is_static_number() / is_dynamic_number() '
-        "or include proxy_types.NumberClasses",
-        context,
-        code=PROXY_ISINSTANCE,
-    )
+    emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE, dynamic, function,
+                              classes))
 
 
 def true_through_legacy_base(
-    api: CheckerPluginInterface,
-    context: Context,
-    function: str,
-    classes: str,
-    legacy: str,
-    base: str,
+    api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
+    legacy: str, base: str,
 ) -> None:
     """proxy-isinstance: a check that only a legacy proxy's hidden base makes True."""
-    api.fail(
-        f'{function}() against static number classes ({classes}) is True at runtime for '
-        f'legacy proxy "{legacy}" only through its legacy base "{base}"; use '
-        "proxy_types.is_static_number() / is_dynamic_number() before removing the base",
-        context,
-        code=PROXY_ISINSTANCE,
-    )
+    emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE_LEGACY_BASE, legacy,
+                              function, classes, subject=base))
 
 
 def may_be_legacy_proxy(
-    api: CheckerPluginInterface, context: Context, function: str, classes: str, shown: str
+    api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
+    shown: str,
 ) -> None:
     """proxy-isinstance (strict, migration mode): a static-typed value may be a legacy proxy."""
-    api.fail(
-        f'{function}() against static number classes ({classes}) may see a legacy proxy '
-        f'typed "{shown}" (migrate_classes: legacy proxies still subclass builtin numbers '
-        "at runtime); use proxy_types.is_static_number() / is_dynamic_number()",
-        context,
-        code=PROXY_ISINSTANCE,
-    )
+    emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE_MAYBE_LEGACY, shown,
+                              function, classes))
 
 
 def implicit_conversion(
     api: CheckerPluginInterface, context: Context, operation: str, dynamic: str
 ) -> None:
     """proxy-concretize: a conversion call or index turns a dynamic number static."""
-    api.fail(
-        f'{operation} turns dynamic number "{dynamic}" into a static value fixed at trace '
-        "time; use proxy_types.to_static() to make the conversion explicit",
-        context,
-        code=PROXY_CONCRETIZE,
-    )
+    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONVERSION, dynamic, operation))
 
 
 def dynamic_condition(api: CheckerPluginInterface, context: Context, dynamic: str) -> None:
     """proxy-concretize: a comparison of a dynamic number used as a condition."""
-    message = (
-        f'Condition on a comparison of dynamic number "{dynamic}" specializes on the traced '
-        "value; use proxy_types.check(...) to record it, or to_static() explicitly"
-    )
     with _past_speculative_checks(api):
-        api.fail(message, context, code=PROXY_CONCRETIZE)
+        emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONDITION, dynamic,
+                                  "condition"))
 
 
 @contextmanager
@@ -144,13 +205,8 @@ def static_and_dynamic_bases(
     static: str,
 ) -> None:
     """proxy-base: a class with both a dynamic and a static number base."""
-    api.fail(
-        f'Class "{class_name}" inherits from dynamic number "{dynamic}" and static number '
-        f'"{static}", so it passes isinstance checks for static numbers; drop "{static}" '
-        "and use proxy_types.register_dynamic_type()",
-        context,
-        code=PROXY_BASE,
-    )
+    emit(api, context, Report(PROXY_BASE.code, findings.STATIC_AND_DYNAMIC_BASES, dynamic,
+                              "inheritance", (static,), subject=class_name))
 
 
 def legacy_static_base(
@@ -158,53 +214,34 @@ def legacy_static_base(
     context: Context,
     class_name: str,
     migrate_class: str,
-    bases: str,
+    bases: tuple[str, ...],
 ) -> None:
     """proxy-base (migration mode): a legacy proxy class still inherits a static number."""
-    api.fail(
-        f'Legacy proxy class "{class_name}" (migrate_classes: "{migrate_class}") still '
-        f'inherits from static number "{bases}"; mypy checks it without that base; remove '
-        "the base to finish the migration",
-        context,
-        code=PROXY_BASE,
-    )
+    emit(api, context, Report(PROXY_BASE.code, findings.LEGACY_STATIC_BASE, migrate_class,
+                              "inheritance", bases, subject=class_name))
 
 
 def registered_as_static(
     api: CheckerPluginInterface, context: Context, abc_name: str, dynamic: str
 ) -> None:
     """proxy-base: a dynamic number class registered with a ``numbers`` ABC."""
-    api.fail(
-        f'{abc_name}.register() makes dynamic number "{dynamic}" pass as a static number; '
-        "use proxy_types.register_dynamic_type() instead",
-        context,
-        code=PROXY_BASE,
-    )
+    emit(api, context, Report(PROXY_BASE.code, findings.ABC_REGISTER, dynamic, "register()",
+                              (abc_name,), subject=abc_name))
 
 
 def dynamic_bool_condition(
     api: TypeAnalyzerPluginInterface, context: Context, name: str, dynamic: str
 ) -> None:
     """proxy-concretize: a dynamic bool parameter tested by name (``if flag:``)."""
-    api.fail(
-        f'Condition on dynamic bool "{name}" ("{dynamic}") specializes on the traced value; '
-        "use proxy_types.check(...) to record it, or to_static() explicitly",
-        context,
-        code=PROXY_CONCRETIZE,
-    )
+    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.BOOL_CONDITION, dynamic,
+                              "condition", subject=name))
 
 
 def static_cast(
-    api: TypeAnalyzerPluginInterface, context: Context, target: str, dynamic: str
+    api: TypeAnalyzerPluginInterface, context: Context, targets: tuple[str, ...], dynamic: str
 ) -> None:
     """proxy-cast: cast() of a dynamic number to a static number type."""
-    api.fail(
-        f'cast() to static number type "{target}" hides dynamic number "{dynamic}" (the '
-        "value stays dynamic at runtime); use proxy_types.to_static() to convert it, or "
-        "cast to proxy_types.NumberLike",
-        context,
-        code=PROXY_CAST,
-    )
+    emit(api, context, Report(PROXY_CAST.code, findings.CAST, dynamic, "cast()", targets))
 
 
 def not_a_class(
@@ -216,12 +253,8 @@ def not_a_class(
     setting: str = "dynamic_number_classes",
 ) -> None:
     """proxy-config: a configured dynamic number or migrate class is not a class."""
-    api.fail(
-        f'{config_file}: {setting} entry "{name}" is a {kind}, not a class; '
-        "list classes only",
-        context,
-        code=PROXY_CONFIG,
-    )
+    emit(api, context, Report(PROXY_CONFIG.code, findings.CONFIG_NOT_A_CLASS, subject=name,
+                              extra=(config_file, setting, kind)))
 
 
 def no_such_class(
@@ -232,13 +265,8 @@ def no_such_class(
     setting: str,
 ) -> None:
     """proxy-config: a configured class's module is in the build but lacks the name."""
-    module, _, attribute = name.rpartition(".")
-    api.fail(
-        f'{config_file}: {setting} entry "{name}": no such class in module "{module}" '
-        f'(module has no attribute "{attribute}"); check the spelling',
-        context,
-        code=PROXY_CONFIG,
-    )
+    emit(api, context, Report(PROXY_CONFIG.code, findings.CONFIG_NO_SUCH_CLASS, subject=name,
+                              extra=(config_file, setting)))
 
 
 # -- configuration problems: one line each, exit status 2 ---------------------

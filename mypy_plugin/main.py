@@ -22,7 +22,7 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from .checker_context import current_file, reports_hidden
+from .analysis.context import current_file, reports_hidden
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
     ABC_REGISTER_METHODS,
@@ -39,11 +39,11 @@ from .constants import (
 # (everything cached) asks for no hook, and their import was a fifth of its
 # plugin overhead (docs/performance.md).
 if TYPE_CHECKING:
-    from .bool_conditions import BareConditionChecker
-    from .casts import CastChecker
-    from .conditions import BooleanContexts
-    from .dynamic import DynamicClasses
-    from .semanal_support import ReportedModules
+    from .checks.bare_conditions import BareConditionChecker
+    from .checks.casts import CastChecker
+    from .checks.comparisons import BooleanContexts
+    from .analysis.dynamic import DynamicClasses
+    from .analysis.semanal import ReportedModules
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
@@ -154,31 +154,31 @@ class ProxyTypesPlugin(Plugin):
 
     @cached_property
     def dynamic(self) -> DynamicClasses:
-        from .dynamic import DynamicClasses
+        from .analysis.dynamic import DynamicClasses
 
         return DynamicClasses(self.dynamic_fullnames)
 
     @cached_property
     def boolean_contexts(self) -> BooleanContexts:
-        from .conditions import BooleanContexts
+        from .checks.comparisons import BooleanContexts
 
         return BooleanContexts()
 
     @cached_property
     def reported_modules(self) -> ReportedModules:
-        from .semanal_support import ReportedModules
+        from .analysis.semanal import ReportedModules
 
         return ReportedModules(self.config)
 
     @cached_property
     def casts(self) -> CastChecker:
-        from .casts import CastChecker
+        from .checks.casts import CastChecker
 
         return CastChecker(self.reported_modules, self.dynamic)
 
     @cached_property
     def bare_conditions(self) -> BareConditionChecker:
-        from .bool_conditions import BareConditionChecker
+        from .checks.bare_conditions import BareConditionChecker
 
         return BareConditionChecker(self.reported_modules)
 
@@ -203,11 +203,11 @@ class ProxyTypesPlugin(Plugin):
         if function is None:
             return None
         name = function
-        from . import isinstance_checks
+        from .checks import isinstance_calls
 
         def check(ctx: FunctionContext) -> Type:
             self._validate_configured_classes(ctx.api)
-            isinstance_checks.check_isinstance_call(
+            isinstance_calls.check_isinstance_call(
                 ctx, name, self.config, self.dynamic, positions
             )
             return ctx.default_return_type
@@ -220,10 +220,10 @@ class ProxyTypesPlugin(Plugin):
         operation = concretizing_operation(fullname)
         if operation is None:
             return None
-        from . import concretize
+        from .checks import conversions
 
         def check(ctx: FunctionSigContext) -> FunctionLike:
-            return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
 
         return _never_crash(check, _default_signature)
 
@@ -233,16 +233,16 @@ class ProxyTypesPlugin(Plugin):
         operation = INDEXING_METHODS.get(fullname)
         if operation is None:
             return None
-        from . import concretize
+        from .checks import conversions
 
         def check(ctx: MethodSigContext) -> FunctionLike:
-            return concretize.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
 
         return _never_crash(check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in ABC_REGISTER_METHODS:
-            from . import bases
+            from .checks import bases
 
             def check_register(ctx: MethodContext) -> Type:
                 bases.check_abc_register(ctx, self.config, self.dynamic)
@@ -250,10 +250,10 @@ class ProxyTypesPlugin(Plugin):
 
             return _never_crash(check_register, _default_return)
         if is_comparison_method(fullname):
-            from . import conditions
+            from .checks import comparisons
 
             def check_comparison(ctx: MethodContext) -> Type:
-                conditions.check_comparison(
+                comparisons.check_comparison(
                     ctx, self.config, self.dynamic, self.boolean_contexts
                 )
                 return ctx.default_return_type
@@ -285,7 +285,7 @@ class ProxyTypesPlugin(Plugin):
         # among its bases (hooks are keyed by the base named in the class statement).
         if fullname not in STATIC_NUMBER_CLASSES and fullname not in self.dynamic_fullnames:
             return None
-        from . import bases
+        from .checks import bases
 
         def check(ctx: ClassDefContext) -> None:
             bases.check_class_bases(ctx, self.config, self.dynamic)
@@ -298,7 +298,7 @@ class ProxyTypesPlugin(Plugin):
         # Keyed by the class itself: the hook decides by the class's MRO.
         if not self.config.migrate_classes:
             return None
-        from . import migrate
+        from .checks import migrate
 
         def hide(ctx: ClassDefContext) -> None:
             migrate.hide_static_bases(ctx, self.config)

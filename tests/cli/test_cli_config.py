@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mypy_plugin.cli import (
-    DEFAULT_CONFIG,
-    CommandLineError,
+from mypy_plugin.cli.common import DEFAULT_CONFIG, CommandLineError
+from mypy_plugin.cli.project_config import (
     choose_config,
     find_project_config,
     read_project_config,

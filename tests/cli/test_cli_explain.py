@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mypy_plugin.errors import ALL_CODES
-from mypy_plugin.explain import EXPLANATIONS, explain_code, explanation_markdown, valid_codes
+from mypy_plugin.cli.explain import EXPLANATIONS, explain_code, explanation_markdown, valid_codes
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]  # the run_cli fixture
 

@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 
 SarifProblems = Callable[[Any], list[str]]  # the sarif_problems fixture
-from mypy_plugin.cli import DEFAULT_CONFIG, CheckResult, ChosenConfig, Finding, render_sarif
+from mypy_plugin.cli.check import CheckResult, Finding
+from mypy_plugin.cli.common import DEFAULT_CONFIG
+from mypy_plugin.cli.project_config import ChosenConfig
+from mypy_plugin.cli.report import render_sarif
 
 
 def finding(file: str, code: str | None, line: int = 3, column: int = 5) -> Finding:

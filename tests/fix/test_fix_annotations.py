@@ -11,8 +11,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mypy_plugin.cli import Finding
-from mypy_plugin.fix_annotations import (
+from mypy_plugin.cli.check import Finding
+from mypy_plugin.cli.fix.annotations import (
     number_like_annotation,
     parse_arg_type,
     static_annotation_problem,

@@ -10,7 +10,7 @@ from mypy.nodes import Context, MypyFile
 from mypy.options import Options
 from mypy.parse import parse
 
-from mypy_plugin.conditions import BooleanContexts
+from mypy_plugin.checks.comparisons import BooleanContexts
 
 SOURCE = textwrap.dedent(
     """\

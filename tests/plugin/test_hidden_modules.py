@@ -14,7 +14,7 @@ from mypy.options import Options
 from mypy.plugin import FunctionSigContext
 from mypy.types import FunctionLike
 
-from mypy_plugin.checker_context import current_module, gets_no_reports
+from mypy_plugin.analysis.context import current_module, gets_no_reports
 from mypy_plugin.main import ProxyTypesPlugin
 
 

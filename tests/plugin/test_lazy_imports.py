@@ -16,15 +16,15 @@ import textwrap
 import pytest
 
 CHECKING_MODULES = (
-    "mypy_plugin.bases",
-    "mypy_plugin.bool_conditions",
-    "mypy_plugin.casts",
-    "mypy_plugin.concretize",
-    "mypy_plugin.conditions",
-    "mypy_plugin.dynamic",
-    "mypy_plugin.isinstance_checks",
-    "mypy_plugin.migrate",
-    "mypy_plugin.semanal_support",
+    "mypy_plugin.checks.bases",
+    "mypy_plugin.checks.bare_conditions",
+    "mypy_plugin.checks.casts",
+    "mypy_plugin.checks.conversions",
+    "mypy_plugin.checks.comparisons",
+    "mypy_plugin.analysis.dynamic",
+    "mypy_plugin.checks.isinstance_calls",
+    "mypy_plugin.checks.migrate",
+    "mypy_plugin.analysis.semanal",
 )
 
 
@@ -69,12 +69,12 @@ def test_hooks_that_mypy_does_not_get_import_nothing() -> None:
 @pytest.mark.parametrize(
     ("step", "imported"),
     [
-        ("plugin.get_function_hook('builtins.isinstance')", "mypy_plugin.isinstance_checks"),
-        ("plugin.get_function_signature_hook('builtins.float')", "mypy_plugin.concretize"),
-        ("plugin.get_method_hook('builtins.int.__lt__')", "mypy_plugin.conditions"),
-        ("plugin.get_base_class_hook('builtins.float')", "mypy_plugin.bases"),
-        ("plugin.casts", "mypy_plugin.casts"),
-        ("plugin.dynamic", "mypy_plugin.dynamic"),
+        ("plugin.get_function_hook('builtins.isinstance')", "mypy_plugin.checks.isinstance_calls"),
+        ("plugin.get_function_signature_hook('builtins.float')", "mypy_plugin.checks.conversions"),
+        ("plugin.get_method_hook('builtins.int.__lt__')", "mypy_plugin.checks.comparisons"),
+        ("plugin.get_base_class_hook('builtins.float')", "mypy_plugin.checks.bases"),
+        ("plugin.casts", "mypy_plugin.checks.casts"),
+        ("plugin.dynamic", "mypy_plugin.analysis.dynamic"),
     ],
 )
 def test_a_hook_imports_its_module_on_first_use(step: str, imported: str) -> None:

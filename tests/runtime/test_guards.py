@@ -73,7 +73,7 @@ def test_dynamic_numbers(value: object) -> None:
     assert isinstance(value, NumberClasses)
 
 
-@pytest.mark.parametrize("value", NEITHER, ids=repr)
+@pytest.mark.parametrize("value", NEITHER, ids=lambda value: "object()" if type(value) is object else repr(value))
 def test_neither(value: object) -> None:
     assert not is_static_number(value) and not is_dynamic_number(value)
     assert not isinstance(value, DynamicNumber)

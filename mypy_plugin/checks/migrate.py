@@ -28,16 +28,16 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars_with_any
 
-from . import errors
-from .dynamic import first_in_members
-from .config import ProxyTypesConfig
-from .constants import (
+from .. import errors
+from ..analysis.dynamic import first_in_members
+from ..config import ProxyTypesConfig
+from ..constants import (
     STATIC_NUMBER_ABCS,
     STATIC_NUMBER_CLASSES,
     SUBCLASSABLE_NUMBER_BUILTINS,
     static_classes_of,
 )
-from .dynamic import expression_type
+from ..analysis.dynamic import expression_type
 
 METADATA_KEY = "proxy_types"
 LEGACY_BASES_KEY = "legacy_bases"
@@ -81,7 +81,7 @@ def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
     names = [base.type.fullname for base in hidden]
     info.metadata.setdefault(METADATA_KEY, {})[LEGACY_BASES_KEY] = names
     if not config.is_exempt(ctx.api.cur_mod_id):
-        shown = ", ".join(_short(name) for name in names)
+        shown = tuple(_short(name) for name in names)
         errors.legacy_static_base(ctx.api, ctx.cls, info.name, migrate_name, shown)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mypy.nodes import MypyFile
 from mypy.plugin import CheckerPluginInterface
 
-from .config import ProxyTypesConfig
+from ..config import ProxyTypesConfig
 
 
 def current_file(api: CheckerPluginInterface) -> MypyFile | None:

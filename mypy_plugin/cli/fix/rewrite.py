@@ -35,15 +35,9 @@ from typing import TypeVar, cast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider, ScopeProvider
 
-from mypy_plugin.cli import (
-    EXIT_USAGE,
-    CheckResult,
-    CommandLineError,
-    Finding,
-    one_line,
-    run_check,
-)
-from mypy_plugin.fix_annotations import (
+from ..check import CheckResult, Finding, run_check
+from ..common import EXIT_USAGE, CommandLineError, one_line
+from .annotations import (
     ARG_TYPE_CODE,
     NUMBER_LIKE,
     AnnotationFinding,
@@ -683,7 +677,7 @@ class FixReport:
 
 def configured_options(options: Options, result: CheckResult) -> Options:
     """``options`` with migration mode and the dynamic classes of the user's config."""
-    from mypy_plugin.config import ProxyTypesConfig
+    from ...config import ProxyTypesConfig
 
     if result.config.source is None:
         return options

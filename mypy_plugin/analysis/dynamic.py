@@ -29,7 +29,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .constants import SUBCLASSABLE_NUMBER_BUILTINS
+from ..constants import SUBCLASSABLE_NUMBER_BUILTINS
 
 _Found = TypeVar("_Found")
 

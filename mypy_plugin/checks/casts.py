@@ -38,12 +38,12 @@ from mypy.semanal import SemanticAnalyzer
 from mypy.typevars import fill_typevars_with_any
 from mypy.types import CallableType, Instance, NoneType, Type, UnboundType, UnionType, get_proper_type
 
-from .number_table import table as _table
+from ..number_table import table as _table
 
-from . import errors
-from .constants import STATIC_NUMBER_CLASSES
-from .dynamic import DynamicClasses
-from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from .. import errors
+from ..constants import STATIC_NUMBER_CLASSES
+from ..analysis.dynamic import DynamicClasses
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
 _CAST_MODULES = frozenset({"typing", "typing_extensions"})
@@ -112,7 +112,7 @@ class CastChecker:
             return
         found = self.dynamic.class_name(declared_type(cast.expr) or NoneType())
         if found is not None:
-            errors.static_cast(ctx.api, cast, " | ".join(targets), found)
+            errors.static_cast(ctx.api, cast, tuple(targets), found)
 
     def _cast_with_target(self, semanal: SemanticAnalyzer, target: UnboundType) -> CastExpr | None:
         statement = semanal.statement

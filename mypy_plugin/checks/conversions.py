@@ -6,10 +6,10 @@ from mypy.nodes import Context
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import AnyType, CallableType, Type, TypeOfAny
 
-from . import errors
-from .checker_context import gets_no_reports
-from .config import ProxyTypesConfig
-from .dynamic import DynamicClasses, dynamic_in_expression
+from .. import errors
+from ..analysis.context import gets_no_reports
+from ..config import ProxyTypesConfig
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 
 
 def check_conversion(

@@ -164,7 +164,7 @@ BORROWED_CODES = ("truthy-bool",)
 
 def plugin_codes() -> dict[str, str]:
     """Code -> one-line description, for every error code of the plugin."""
-    from mypy_plugin.errors import ALL_CODES
+    from ..errors import ALL_CODES
 
     return {code.code: code.description for code in ALL_CODES}
 
@@ -222,7 +222,7 @@ def explanation_markdown(code: str) -> str:
 
 def explain_code(code: str) -> str:
     """The text ``proxy-types explain CODE`` prints."""
-    from mypy_plugin.cli import CommandLineError
+    from .common import CommandLineError
 
     codes = valid_codes()
     if code not in codes or code not in EXPLANATIONS:

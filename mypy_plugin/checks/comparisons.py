@@ -32,10 +32,10 @@ from mypy.nodes import (
 )
 from mypy.plugin import MethodContext
 
-from . import errors
-from .checker_context import current_file, gets_no_reports
-from .config import ProxyTypesConfig
-from .dynamic import DynamicClasses
+from .. import errors
+from ..analysis.context import current_file, gets_no_reports
+from ..config import ProxyTypesConfig
+from ..analysis.dynamic import DynamicClasses
 
 Span = tuple[int, int, int, int]
 

@@ -16,7 +16,7 @@ from mypy.plugin import AnalyzeTypeContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.types import Type
 
-from .config import ProxyTypesConfig, is_installed_library
+from ..config import ProxyTypesConfig, is_installed_library
 
 
 class DefaultAnalysis:

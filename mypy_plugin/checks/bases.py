@@ -6,11 +6,11 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, MethodContext
 from mypy.types import CallableType, Overloaded, TypeType, get_proper_type
 
-from . import errors
-from .checker_context import current_module
-from .config import ProxyTypesConfig
-from .constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
-from .dynamic import DynamicClasses
+from .. import errors
+from ..analysis.context import current_module
+from ..config import ProxyTypesConfig
+from ..constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
+from ..analysis.dynamic import DynamicClasses
 
 
 def check_class_bases(

@@ -41,12 +41,12 @@ from mypy.patterns import AsPattern, MappingPattern, StarredPattern
 from mypy.plugin import AnalyzeTypeContext
 from mypy.types import Type
 
-from .number_table import table as _table
+from ..number_table import table as _table
 
-from . import errors
-from .constants import DYNAMIC_BOOL_CLASSES
-from .conditions import also_truth_tested, truth_tested_by
-from .semanal_support import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from .. import errors
+from ..constants import DYNAMIC_BOOL_CLASSES
+from .comparisons import also_truth_tested, truth_tested_by
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)

@@ -27,7 +27,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from mypy_plugin.cli import Finding
+from ..check import Finding
 from proxy_types import _table
 
 ARG_TYPE_CODE = "arg-type"

@@ -24,15 +24,17 @@ from mypy.types import (
     get_proper_type,
 )
 
-from . import errors, migrate
-from .config import ProxyTypesConfig
-from .constants import (
+from .. import errors
+
+from . import migrate
+from ..config import ProxyTypesConfig
+from ..constants import (
     DYNAMIC_PYTHON_TYPES,
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
 )
-from .dynamic import DynamicClasses
-from .checker_context import current_module, reports_hidden
+from ..analysis.dynamic import DynamicClasses
+from ..analysis.context import current_module, reports_hidden
 
 
 def check_isinstance_call(
@@ -72,8 +74,7 @@ def check_isinstance_call(
             subject = proper.items[0].ret_type
         elif not config.strict_isinstance:
             return
-    shown = ", ".join(name.rpartition(".")[2] if name.startswith("builtins.") else name
-                      for name in static)
+    shown = tuple(static)
     if config.migrate_classes:
         legacy = migrate.legacy_match(subject, static)
         if legacy is not None:

@@ -1,0 +1,1 @@
+"""Questions about types and trees that several checks ask."""

@@ -1,0 +1,1 @@
+"""One module per check; each reports through ``mypy_plugin.errors``."""

@@ -1,0 +1,170 @@
+"""Run mypy with the plugin in this process and collect its findings as data."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .common import EXIT_USAGE, CommandLineError, one_line
+from .project_config import ChosenConfig, choose_config
+
+
+
+
+@dataclass
+class Finding:
+    """One mypy message; columns and lines are 1-based."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int | None
+    end_column: int | None
+    severity: str
+    code: str | None
+    message: str
+    hint: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """The finding as JSON-ready data."""
+        return asdict(self)
+
+
+@dataclass
+class CheckResult:
+    """The findings of one ``check`` run, mypy's exit status and what else it printed."""
+
+    findings: list[Finding]
+    exit_status: int
+    config: ChosenConfig
+    warnings: list[str] = field(default_factory=list)
+
+
+def int_or_none(value: object) -> int | None:
+    """``value`` if it is an int (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def finding_from_mypy(record: dict[str, Any]) -> Finding:
+    """Convert one line of ``mypy --output json`` (0-based columns)."""
+    line = max(int_or_none(record.get("line")) or 1, 1)
+    column = max(int_or_none(record.get("column")) or 0, 0) + 1
+    end_line = int_or_none(record.get("end_line"))
+    end_column = int_or_none(record.get("end_column"))
+    if end_line is None or end_column is None or (end_line, end_column + 1) <= (line, column):
+        end_line = end_column = None
+    else:
+        end_column += 1
+    code = record.get("code")
+    hint = record.get("hint")
+    return Finding(
+        file=Path(str(record["file"])).as_posix(),
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        severity=str(record.get("severity", "error")),
+        code=code if isinstance(code, str) else None,
+        message=str(record.get("message", "")),
+        hint=hint if isinstance(hint, str) else None,
+    )
+
+
+def run_mypy(arguments: list[str]) -> tuple[str, str, int]:
+    """``mypy.api.run``, also capturing what plugins print to sys.stdout/stderr."""
+    from mypy import api
+
+    printed_out, printed_err = io.StringIO(), io.StringIO()
+    with redirect_stdout(printed_out), redirect_stderr(printed_err):
+        stdout, stderr, status = api.run(arguments)
+    return printed_out.getvalue() + stdout, printed_err.getvalue() + stderr, status
+
+
+def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> list[str]:
+    """The mypy command line for ``paths`` with JSON output and the chosen config."""
+    arguments = ["--config-file", config, "--output", "json", "--show-column-numbers"]
+    arguments += ["--show-error-codes", "--hide-error-context", "--no-pretty", "--no-color-output"]
+    if cache_dir is not None:
+        arguments += ["--cache-dir", cache_dir]
+    return [*arguments, "--", *paths]
+
+
+def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None) -> CheckResult:
+    """Run mypy in this process and collect its findings."""
+    for path in paths:
+        if not os.path.exists(path):
+            raise CommandLineError(f"no such file or directory: {path}")
+    with tempfile.TemporaryDirectory(prefix="proxy-types-") as scratch:
+        config = choose_config(forced_config, Path(scratch))
+        if not paths and not config.names_targets:
+            raise CommandLineError(
+                "no paths given and the config names no files; try: proxy-types check ."
+            )
+        stdout, stderr, status = run_mypy(mypy_arguments(paths, config.mypy_file, cache_dir))
+        # mypy names the file it was given; show the user's file, not our copy.
+        if config.source is not None and config.mypy_file != config.source:
+            stdout = stdout.replace(config.mypy_file, config.source)
+            stderr = stderr.replace(config.mypy_file, config.source)
+    findings: list[Finding] = []
+    warnings: list[str] = []
+    for line in stdout.splitlines():
+        record = json_record(line)
+        if record is not None:
+            findings.append(finding_from_mypy(record))
+        elif line.strip():
+            warnings.append(line)
+    config_name = config.source or config.mypy_file
+    interpret_stderr(stderr, config_name, warnings)
+    config_problems = [f for f in findings if f.file == Path(config_name).as_posix()]
+    if config_problems:
+        problem = config_problems[0]
+        raise CommandLineError(f"broken config {problem.file}: {one_line(problem.message)}")
+    if status == EXIT_USAGE and not any(f.severity == "error" for f in findings):
+        # mypy stopped before checking (no .py files, duplicate module names...)
+        reason = one_line(warnings[0]) if warnings else "mypy stopped without a message"
+        raise CommandLineError(f"mypy could not run: {reason}")
+    return CheckResult(findings, status, config, warnings)
+
+
+def json_record(line: str) -> dict[str, Any] | None:
+    """One finding of ``mypy --output json``, or None for any other line."""
+    if not line.startswith("{"):
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) and "file" in record else None
+
+
+def interpret_stderr(stderr: str, config_name: str, warnings: list[str]) -> None:
+    """Raise for config errors and crashes on mypy's stderr; keep the rest."""
+    lines = []
+    for line in stderr.splitlines():
+        # Blocking errors (a plugin that fails to load) come as JSON on stderr.
+        record = json_record(line)
+        if record is not None and record.get("file") == Path(config_name).as_posix():
+            raise CommandLineError(f"broken config {config_name}: {one_line(record['message'])}")
+        if record is not None:
+            finding = finding_from_mypy(record)
+            line = f"{finding.file}:{finding.line}:{finding.column}: {finding.message}"
+        if line.strip():
+            lines.append(line)
+    if any(line.startswith("Traceback") or "INTERNAL ERROR" in line for line in lines):
+        last = next((line for line in reversed(lines) if not line.startswith(" ")), lines[-1])
+        raise CommandLineError(
+            f"mypy crashed ({one_line(last)}); rerun plain mypy with --show-traceback"
+        )
+    for line in lines:
+        if line.startswith(f"{config_name}:") and "Unrecognized option" not in line:
+            raise CommandLineError(f"broken config {one_line(line)}")
+        if line.startswith("usage:"):
+            continue
+        warnings.append(line)

@@ -1,0 +1,22 @@
+"""What every part of the command line shares: names, exit statuses, its one error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from proxy_types import ProxyTypesError
+
+PROGRAM = "proxy-types"
+PLUGIN_MODULE = "mypy_plugin"
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "default.ini"
+
+EXIT_CLEAN, EXIT_USAGE = 0, 2
+
+
+class CommandLineError(ProxyTypesError):
+    """A problem the user can fix; shown as one line, exit status 2."""
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace, newlines included, made one space."""
+    return " ".join(text.split())

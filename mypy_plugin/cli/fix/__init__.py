@@ -1,0 +1,1 @@
+"""``proxy-types fix``: rewrites of reported sites (needs libcst)."""

@@ -1,0 +1,125 @@
+"""The ``proxy-types`` argument parser and its commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from .check import run_check
+from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
+from .report import RENDERERS
+
+
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the parse error as a one-line ``CommandLineError``."""
+        raise CommandLineError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> ArgumentParser:
+    """The ``proxy-types`` argument parser with its subcommands."""
+    parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    commands.required = True
+    check = commands.add_parser("check", help="run mypy with the proxy-types plugin")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check")
+    check.add_argument("--config", metavar="FILE", help="mypy config file to use")
+    check.add_argument("--default-config", action="store_true",
+                       help="ignore the project's mypy config; use the embedded default")
+    check.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
+    check.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    check.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    fix = commands.add_parser("fix", help="rewrite reported code with proxy_types guards")
+    fix.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to fix")
+    fix.add_argument("--config", metavar="FILE", help="mypy config file to use")
+    fix.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    fix.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
+    fix.add_argument("--style", choices=("guards", "classes"), default="guards",
+                     help="isinstance fixes as guard calls or as class tuples")
+    fix.add_argument("--intent", choices=("auto", "static", "number"), default="auto",
+                     help="what isinstance checks ask (see docs/fix.md)")
+    explain = commands.add_parser("explain", help="explain an error code")
+    explain.add_argument("code", nargs="?", metavar="CODE", help="e.g. proxy-isinstance")
+    return parser
+
+
+def command_check(options: argparse.Namespace) -> int:
+    """Run ``proxy-types check``; return the exit status."""
+    config = options.config
+    if options.default_config:
+        if config is not None:
+            raise CommandLineError("--config and --default-config exclude each other")
+        config = str(DEFAULT_CONFIG)
+    result = run_check(options.paths, config, options.cache_dir)
+    report = RENDERERS[options.format](result)
+    if options.output:
+        try:
+            Path(options.output).write_text(report, encoding="utf-8")
+        except OSError as exc:
+            raise CommandLineError(f"cannot write {options.output}: {one_line(str(exc))}") from None
+    else:
+        sys.stdout.write(report)
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
+    return result.exit_status
+
+
+def command_fix(options: argparse.Namespace) -> int:
+    """Run ``proxy-types fix`` (needs libcst); return the exit status."""
+    try:
+        from .fix import rewrite as fix
+    except ImportError as exc:
+        if exc.name != "libcst":
+            raise
+        raise CommandLineError("fix needs libcst: pip install 'proxy-types[fix]'") from None
+    return fix.command_fix(
+        options.paths, options.config, options.cache_dir, options.style, options.intent,
+        options.diff,
+    )
+
+
+def command_explain(options: argparse.Namespace) -> int:
+    """Print one code's explanation, or the list of codes; return 0."""
+    from .explain import explain_code, list_codes
+
+    sys.stdout.write(list_codes() if options.code is None else explain_code(options.code))
+    return EXIT_CLEAN
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``proxy-types`` console script."""
+    try:
+        options = build_parser().parse_args(argv)
+        if options.command == "check":
+            return command_check(options)
+        if options.command == "fix":
+            return command_fix(options)
+        return command_explain(options)
+    except CommandLineError as exc:
+        print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ModuleNotFoundError as exc:
+        if exc.name != "mypy":
+            raise
+        print(f"{PROGRAM}: error: this command needs mypy: pip install 'proxy-types[mypy]'",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROGRAM}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: one line, never a traceback wall
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(
+            f"{PROGRAM}: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+            f"({Path(where.filename).name}:{where.lineno})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE

@@ -1,0 +1,250 @@
+"""Which mypy configuration ``check`` and ``fix`` hand to mypy, with the plugin added."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from proxy_types import ConfigurationError
+
+from ..constants import PLUGIN_SECTION_INI
+from .common import DEFAULT_CONFIG, PLUGIN_MODULE, CommandLineError, one_line
+
+# The file names mypy looks for, in its order (mypy.defaults).
+OWN_CONFIG_NAMES = ("mypy.ini", ".mypy.ini")
+SHARED_CONFIG_NAMES = ("pyproject.toml", "setup.cfg")
+
+
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    """A mypy configuration file reduced to its mypy sections, ini-style."""
+
+    path: Path
+    sections: dict[str, dict[str, str]]
+
+    @property
+    def plugins(self) -> list[str]:
+        """The entries of ``plugins`` in the ``[mypy]`` section."""
+        return split_commas(self.sections.get("mypy", {}).get("plugins", ""))
+
+    @property
+    def enables_plugin(self) -> bool:
+        """True if ``plugins`` already loads this plugin."""
+        return any(entry.split(":")[0] == PLUGIN_MODULE for entry in self.plugins)
+
+    @property
+    def names_targets(self) -> bool:
+        """True if the config names what to check (``files``, ``modules``, ``packages``)."""
+        mypy_section = self.sections.get("mypy", {})
+        return any(mypy_section.get(key) for key in ("files", "modules", "packages"))
+
+
+@dataclass(frozen=True)
+class ChosenConfig:
+    """The file handed to mypy and how it was chosen, for the summary line."""
+
+    mypy_file: str  # as mypy gets it: the name in mypy's own messages
+    source: str | None  # the user's file, relative when possible
+    description: str
+    names_targets: bool
+
+
+def split_commas(value: str) -> list[str]:
+    """The non-empty, stripped items of a comma-separated setting."""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def read_ini(path: Path) -> dict[str, dict[str, str]]:
+    """Read the mypy sections of an ini-style file (mypy.ini, setup.cfg)."""
+    parser = configparser.RawConfigParser()
+    try:
+        with path.open(encoding="utf-8") as handle:
+            parser.read_file(handle)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandLineError(f"cannot read config {path}: {one_line(str(exc))}") from None
+    except configparser.Error as exc:
+        reason = str(exc).splitlines()[0]
+        line = getattr(exc, "lineno", None)
+        where = f" (line {line})" if line else ""
+        raise CommandLineError(f"broken config {path}{where}: {one_line(reason)}") from None
+    return {
+        name: dict(parser.items(name))
+        for name in parser.sections()
+        if name == "mypy" or name.startswith(("mypy-", "mypy."))
+    }
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The parsed TOML file; a one-line ``CommandLineError`` if it is unreadable."""
+    if sys.version_info >= (3, 11):
+        import tomllib as toml
+    else:  # mypy itself depends on tomli before 3.11
+        import tomli as toml  # type: ignore[import-not-found, unused-ignore]
+    try:
+        with path.open("rb") as handle:
+            data: object = toml.load(handle)
+    except OSError as exc:
+        raise CommandLineError(f"cannot read config {path}: {one_line(str(exc))}") from None
+    except ValueError as exc:  # TOMLDecodeError
+        raise CommandLineError(f"broken config {path}: {one_line(str(exc))}") from None
+    return data if isinstance(data, dict) else {}
+
+
+def toml_value_as_ini(key: str, value: object) -> str:
+    """A TOML setting value as mypy expects it in an ini file."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, list):
+        if key == "exclude":  # a list of regexes in TOML, one regex in ini
+            return "|".join(f"(?:{pattern})" for pattern in value)
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
+def toml_as_ini_sections(path: Path, tool: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Translate ``[tool.mypy]`` (with overrides) and ``[tool.proxy_types]``."""
+    mypy_table = tool.get("mypy")
+    if not isinstance(mypy_table, dict):
+        raise CommandLineError(f"broken config {path}: [tool.mypy] is not a table")
+    sections: dict[str, dict[str, str]] = {"mypy": {}}
+    for key, value in mypy_table.items():
+        if key == "overrides":
+            continue
+        if isinstance(value, dict):
+            raise CommandLineError(f"broken config {path}: [tool.mypy] {key} is a table")
+        sections["mypy"][key] = toml_value_as_ini(key, value)
+    overrides = mypy_table.get("overrides", [])
+    if not isinstance(overrides, list):
+        raise CommandLineError(f"broken config {path}: tool.mypy.overrides is not an array")
+    for override in overrides:
+        modules = override.get("module") if isinstance(override, dict) else None
+        if isinstance(modules, str):
+            modules = [modules]
+        if not (isinstance(modules, list) and modules and all(isinstance(m, str) for m in modules)):
+            raise CommandLineError(
+                f"broken config {path}: every [[tool.mypy.overrides]] needs a 'module'"
+            )
+        assert isinstance(override, dict)
+        section = sections.setdefault(f"mypy-{','.join(modules)}", {})
+        for key, value in override.items():
+            if key != "module":
+                section[key] = toml_value_as_ini(key, value)
+    plugin_table = tool.get("proxy_types")
+    if isinstance(plugin_table, dict):
+        sections[PLUGIN_SECTION_INI] = {
+            key: toml_value_as_ini(key, value) for key, value in plugin_table.items()
+        }
+    return sections
+
+
+def read_project_config(path: Path, *, required: bool) -> ProjectConfig | None:
+    """Read a config file; None if it is a shared file without mypy settings."""
+    if not path.is_file():
+        if required:
+            raise CommandLineError(f"config file not found: {path}")
+        return None
+    if path.suffix == ".toml":
+        tool = read_toml(path).get("tool", {})
+        if not isinstance(tool, dict) or "mypy" not in tool:
+            if required:
+                raise CommandLineError(f"broken config {path}: it has no [tool.mypy] table")
+            return None
+        check_plugin_settings(path)  # before TOML values are flattened to ini text
+        return ProjectConfig(path, toml_as_ini_sections(path, tool))
+    sections = read_ini(path)
+    if "mypy" not in sections:
+        if required or path.name in OWN_CONFIG_NAMES:
+            raise CommandLineError(f"broken config {path}: it has no [mypy] section")
+        return None
+    check_plugin_settings(path)
+    return ProjectConfig(path, sections)
+
+
+def check_plugin_settings(path: Path) -> None:
+    """Read the plugin's settings as the plugin will, failing with the plugin's message."""
+    from ..config import ProxyTypesConfig  # imports mypy: only when checking
+
+    try:
+        ProxyTypesConfig(display_path(path), raise_errors=True)
+    except ConfigurationError as exc:  # the line mypy would print, as for mypy's own errors
+        raise CommandLineError(f"broken config {one_line(str(exc))}") from None
+
+
+def find_project_config(start: Path) -> ProjectConfig | None:
+    """Find the configuration mypy would use, searching like mypy does."""
+    directory = start.resolve()
+    while True:
+        for name in OWN_CONFIG_NAMES + SHARED_CONFIG_NAMES:
+            found = read_project_config(directory / name, required=False)
+            if found is not None:
+                return found
+        if (directory / ".git").exists() or (directory / ".hg").exists():
+            break
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    user_files = ["~/.config/mypy/config", "~/.mypy.ini"]
+    if "XDG_CONFIG_HOME" in os.environ:
+        user_files.insert(0, os.path.join(os.environ["XDG_CONFIG_HOME"], "mypy/config"))
+    for candidate in user_files:
+        found = read_project_config(Path(os.path.expanduser(candidate)), required=False)
+        if found is not None:
+            return found
+    return None
+
+
+def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:
+    """Write a copy of ``config`` that also loads the plugin; return its path.
+
+    Paths that mypy resolves against the config file's own directory (``.py``
+    plugin paths and ``$MYPY_CONFIG_FILE_DIR``) are made absolute first.
+    """
+    config_dir = str(config.path.resolve().parent)
+    plugins = []
+    for entry in config.plugins:
+        module = entry.split(":")[0]
+        if module.endswith(".py") and not os.path.isabs(module):
+            entry = os.path.join(config_dir, entry)
+        plugins.append(entry)
+    plugins.append(PLUGIN_MODULE)
+    parser = configparser.RawConfigParser()
+    for name, values in config.sections.items():
+        parser.add_section(name)
+        for key, value in values.items():
+            value = value.replace("${MYPY_CONFIG_FILE_DIR}", config_dir)
+            parser.set(name, key, value.replace("$MYPY_CONFIG_FILE_DIR", config_dir))
+    parser.set("mypy", "plugins", ", ".join(plugins))
+    copy = directory / "mypy.ini"
+    with copy.open("w", encoding="utf-8") as handle:
+        parser.write(handle)
+    return copy
+
+
+def choose_config(forced: str | None, directory: Path) -> ChosenConfig:
+    """Pick the configuration; copies go to ``directory``."""
+    if forced is not None:
+        config = read_project_config(Path(forced), required=True)
+    else:
+        config = find_project_config(Path.cwd())
+    if config is None:
+        default = str(DEFAULT_CONFIG)
+        return ChosenConfig(default, None, "embedded default (no mypy config found)", False)
+    shown = display_path(config.path)
+    if config.enables_plugin:
+        return ChosenConfig(shown, shown, shown, config.names_targets)
+    copy = str(with_plugin_added(config, directory))
+    return ChosenConfig(copy, shown, f"{shown} + {PLUGIN_MODULE}", config.names_targets)
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when possible, with forward slashes."""
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()

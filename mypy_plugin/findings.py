@@ -1,0 +1,107 @@
+"""What the plugin found, as data: the one record every report is rendered from.
+
+The checks never format a message themselves: they build a :class:`Report`, and
+``errors.emit`` renders it (``render``) and hands it to mypy.  While a caller
+collects (the command line runs mypy in its own process, see ``collecting``),
+each emitted report is also kept here, so ``proxy-types check`` and ``fix`` read
+the kind, the classes and the reason as data and never parse a message back.
+
+Nothing here imports mypy: the command line reads these records too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+
+# -- what a report is about (``Report.kind``) --------------------------------
+
+ISINSTANCE = "isinstance"  # a check against static classes misclassifies a dynamic number
+ISINSTANCE_LEGACY_BASE = "isinstance-legacy-base"  # True only through a legacy builtin base
+ISINSTANCE_MAYBE_LEGACY = "isinstance-maybe-legacy"  # a static-typed value may be a legacy proxy
+CONVERSION = "conversion"  # float(p), math.sqrt(p), xs[p]
+CONDITION = "condition"  # a comparison with a dynamic operand tested for truth
+BOOL_CONDITION = "bool-condition"  # `if flag:` on a dynamic bool parameter
+CAST = "cast"  # typing.cast() of a dynamic number to a static type
+STATIC_AND_DYNAMIC_BASES = "static-and-dynamic-bases"
+LEGACY_STATIC_BASE = "legacy-static-base"
+ABC_REGISTER = "abc-register"
+CONFIG_NOT_A_CLASS = "config-not-a-class"
+CONFIG_NO_SUCH_CLASS = "config-no-such-class"
+
+ALL_KINDS: tuple[str, ...] = (
+    ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
+    BOOL_CONDITION, CAST, STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
+    CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS,
+)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a value may be a dynamic number.
+
+    ``source`` is one of ``declared`` (its type names a dynamic class), ``flow``
+    (computed from a parameter of a traced function), ``shape`` (a symbolic
+    tensor size), ``base`` (typed as a base class of dynamic classes) or ``any``
+    (``Any``/``object`` under ``strict_isinstance``).  ``detail`` is the human
+    part: the parameter and function, the base's subclasses...
+    """
+
+    source: str
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Report:
+    """One finding of the plugin, before and after it is rendered.
+
+    ``operation`` is how the code spells what it does (``isinstance``,
+    ``float()``, ``indexing list``); ``classes`` are the static classes (fully
+    qualified) a check or cast names; ``dynamic`` is the dynamic class (short
+    name) the value may hold; ``subject`` is one more name a kind needs (the
+    class defined, the legacy base, the config setting...).
+    """
+
+    code: str
+    kind: str
+    dynamic: str = ""
+    operation: str = ""
+    classes: tuple[str, ...] = ()
+    subject: str = ""
+    extra: tuple[str, ...] = ()
+    reason: Reason | None = None
+    # Where it was reported (filled in by ``errors.emit``); line and column as mypy has them.
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    message: str = field(default="", compare=False)
+
+    def as_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["classes"] = list(self.classes)
+        data["extra"] = list(self.extra)
+        return data
+
+
+_collectors: list[list[Report]] = []
+
+
+@contextmanager
+def collecting() -> Iterator[list[Report]]:
+    """Keep every report emitted in this process until the block ends."""
+    reports: list[Report] = []
+    _collectors.append(reports)
+    try:
+        yield reports
+    finally:
+        _collectors.remove(reports)
+
+
+def keep(report: Report) -> None:
+    """Hand ``report`` to every active collector (none: nothing is kept)."""
+    for reports in _collectors:
+        reports.append(report)
