@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
@@ -29,7 +29,22 @@ from mypy.types import (
     get_proper_type,
 )
 
-from ..constants import SUBCLASSABLE_NUMBER_BUILTINS
+from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
+from ..findings import Reason
+
+#: Kinds of dynamic class, by what an implicit conversion does to their instances
+#: (``proxy_types/_table.py`` says what each operation does to each kind):
+#: "own" raises, "torch" and "guarded" install a guard, "silent" returns the trace-time value.
+OWN, TORCH, GUARDED, SILENT = "own", "torch", "guarded", "silent"
+_TORCH_CLASSES = frozenset(name for name in DEFAULT_DYNAMIC_CLASSES if name.startswith("torch."))
+
+
+class Dynamic(NamedTuple):
+    """A dynamic number a value may be: the class as shown, its kind, and why."""
+
+    name: str
+    kind: str
+    reason: Reason
 
 _Found = TypeVar("_Found")
 
@@ -62,10 +77,47 @@ _NUMBER_LITERALS = (IntExpr, FloatExpr, ComplexExpr)
 class DynamicClasses:
     """The set of dynamic number classes (defaults plus configured ones)."""
 
-    def __init__(self, fullnames: frozenset[str]) -> None:
+    def __init__(self, fullnames: frozenset[str], guarded: frozenset[str] = frozenset()) -> None:
         self.fullnames = fullnames
+        #: Configured classes that guard like torch's instead of returning values silently.
+        self.guarded = guarded
         #: Number literals are int/float/complex: static unless those are configured dynamic.
         self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
+
+    def describe(
+        self,
+        typ: Type,
+        *,
+        include_top: bool = False,
+        where: Callable[[TypeInfo], bool] | None = None,
+    ) -> Dynamic | None:
+        """The dynamic number ``typ`` may hold (by its declared type), or None."""
+        def dynamic(proper: ProperType) -> Dynamic | None:
+            if isinstance(proper, Instance):
+                if any(base.fullname in self.fullnames for base in proper.type.mro):
+                    if where is not None and not where(proper.type):
+                        return None
+                    return Dynamic(proper.type.name, self.kind_of(proper.type),
+                                   Reason("declared", f'declared as "{proper.type.name}"'))
+                if include_top and proper.type.fullname == "builtins.object":
+                    return Dynamic("object", SILENT, Reason("any", 'declared as "object"'))
+                return None
+            if isinstance(proper, AnyType) and include_top:
+                return Dynamic("Any", SILENT, Reason("any", 'typed "Any"'))
+            return None
+
+        return first_in_members(typ, dynamic)
+
+    def kind_of(self, info: TypeInfo) -> str:
+        """What conversions do to instances of dynamic class ``info`` (OWN, TORCH...)."""
+        names = [base.fullname for base in info.mro]
+        if any(name in _TORCH_CLASSES for name in names):
+            return TORCH
+        if any(name in self.guarded for name in names):
+            return GUARDED
+        if any(name.startswith("proxy_types.") for name in names):
+            return OWN
+        return SILENT
 
     def class_name(
         self,
@@ -121,8 +173,8 @@ def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
 
 def dynamic_in_expression(
     api: CheckerPluginInterface, expr: Expression, dynamic: DynamicClasses
-) -> str | None:
-    """Name of the dynamic number ``expr`` may evaluate to, or None.
+) -> Dynamic | None:
+    """The dynamic number ``expr`` may evaluate to, or None.
 
     A comparison with a dynamic operand counts whatever its declared type:
     torch types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
@@ -135,12 +187,12 @@ def dynamic_in_expression(
             if found is not None:
                 return found
         return None
-    found = dynamic.class_name(expression_type(api, expr))
+    found = dynamic.describe(expression_type(api, expr))
     if found is not None:
         return found
     if isinstance(expr, ComparisonExpr):
         for operand in expr.operands:
-            found = dynamic.class_name(expression_type(api, operand))
+            found = dynamic.describe(expression_type(api, operand))
             if found is not None:
                 return found
     return None

@@ -37,7 +37,7 @@ def check_conversion(
             if found is None:
                 continue
             context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
-            errors.implicit_conversion(ctx.api, context, operation, found)
+            errors.implicit_conversion(ctx.api, context, operation, found.name)
             if formal < len(arg_types):
                 arg_types[formal] = AnyType(TypeOfAny.special_form)
                 changed = True
