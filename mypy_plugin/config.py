@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import configparser
 import fnmatch
 import hashlib
 import json
 import re
 import sys
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 from . import errors
 from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
+from .settings_files import SettingsFileError, TomlUnavailable, read_ini, read_toml, toml_table
 
 # Patterns, not compiled ones: `re` compiles each on first use, so a config
 # without plugin settings skips the 0.5 ms of compiling them on every run.
@@ -71,27 +70,22 @@ class ProxyTypesConfig:
     # -- reading ------------------------------------------------------------
 
     def _read_ini(self, path: str) -> None:
-        parser = configparser.ConfigParser(interpolation=None)
         try:
-            parser.read(path, encoding="utf-8")
-        except (configparser.Error, OSError, UnicodeDecodeError) as exc:
-            self._fail(errors.config_unreadable(str(exc)))
-        if not parser.has_section(PLUGIN_SECTION_INI):
-            return
-        section = parser[PLUGIN_SECTION_INI]
-        for key, raw in section.items():
+            sections = read_ini(path)
+        except SettingsFileError as error:
+            self._fail(errors.config_unreadable(str(error)))
+        for key, raw in sections.get(PLUGIN_SECTION_INI, {}).items():
             self._set(key, raw, from_ini=True)
 
     def _read_toml(self, path: str) -> None:
-        loads = self._toml_loader()
         try:
-            with open(path, "rb") as stream:
-                data = loads(stream.read().decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            self._fail(errors.config_unreadable(str(exc)))
-        section: Any = data
-        for part in PLUGIN_SECTION_TOML:
-            section = section.get(part, {}) if isinstance(section, dict) else {}
+            section = toml_table(read_toml(path), PLUGIN_SECTION_TOML)
+        except TomlUnavailable:
+            self._fail(errors.config_needs_tomli())
+        except SettingsFileError as error:
+            self._fail(errors.config_unreadable(str(error)))
+        if section is None:
+            return
         if not isinstance(section, dict):
             self._fail(errors.config_not_a_table())
         for key, value in section.items():
@@ -149,18 +143,6 @@ class ProxyTypesConfig:
         from proxy_types import ConfigurationError
 
         raise ConfigurationError(errors.config_error_line(self.config_file, problem))
-
-    def _toml_loader(self) -> Callable[[str], dict[str, Any]]:
-        if sys.version_info >= (3, 11):
-            import tomllib
-
-            return tomllib.loads
-        try:
-            import tomli  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            self._fail(errors.config_needs_tomli())
-        loads: Callable[[str], dict[str, Any]] = tomli.loads
-        return loads
 
     # -- using --------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_USAGE, CommandLineError, one_line
+from .common import EXIT_USAGE, CommandLineError, one_line, without_severity
 from .project_config import ChosenConfig, choose_config
 
 
@@ -164,7 +164,7 @@ def interpret_stderr(stderr: str, config_name: str, warnings: list[str]) -> None
         )
     for line in lines:
         if line.startswith(f"{config_name}:") and "Unrecognized option" not in line:
-            raise CommandLineError(f"broken config {one_line(line)}")
+            raise CommandLineError(f"broken config {without_severity(one_line(line))}")
         if line.startswith("usage:"):
             continue
         warnings.append(line)
