@@ -11,7 +11,8 @@ Nothing here imports mypy: the command line reads these records too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
@@ -88,20 +89,48 @@ class Report:
 
 
 _collectors: list[list[Report]] = []
+# Files (absolute) whose cached errors mypy must not replay in this run.
+_recheck: set[str] = set()
 
 
 @contextmanager
-def collecting() -> Iterator[list[Report]]:
-    """Keep every report emitted in this process until the block ends."""
+def collecting(recheck: Iterable[str] = ()) -> Iterator[list[Report]]:
+    """Keep every report emitted in this process until the block ends.
+
+    mypy replays the errors of a module it does not check again from its cache,
+    and a replayed error comes without its report.  ``recheck`` names files
+    (as mypy names them) whose cache mypy must find stale in this run.
+    """
     reports: list[Report] = []
     _collectors.append(reports)
+    _recheck.update(_normalized(path) for path in recheck)
     try:
         yield reports
     finally:
         _collectors.remove(reports)
+        if not _collectors:
+            _recheck.clear()
 
 
 def keep(report: Report) -> None:
     """Hand ``report`` to every active collector (none: nothing is kept)."""
     for reports in _collectors:
         reports.append(report)
+
+
+def cache_data(path: str, is_check: bool, data: object) -> object:
+    """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
+
+    ``data`` (the settings) as a rule; when mypy validates the cache of a file
+    in the ``recheck`` set of a collection (``is_check``), something else, so
+    mypy finds it stale and checks the file again.  What is written stays
+    ``data``: the file's interface hash, and so its dependents' cache, stay valid.
+    """
+    if is_check and _recheck and _normalized(path) in _recheck:
+        return {"recheck": True}
+    return data
+
+
+def _normalized(path: str) -> str:
+    # mypy names a file as it was given, or relative to the working directory.
+    return os.path.abspath(path)

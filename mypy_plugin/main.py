@@ -22,6 +22,7 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
+from . import findings
 from .analysis.context import current_file, reports_hidden
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
@@ -190,7 +191,8 @@ class ProxyTypesPlugin(Plugin):
         """
         if is_installed_library(ctx.path):
             return None
-        return self._config_data
+        # While the command line collects reports, modules with reports are rechecked.
+        return findings.cache_data(ctx.path, ctx.is_check, self._config_data)
 
     # -- checker hooks ------------------------------------------------------
 

@@ -209,12 +209,14 @@ def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:
 
 def choose_config(forced: str | None, directory: Path) -> ChosenConfig:
     """Pick the configuration; copies go to ``directory``."""
+    default = str(DEFAULT_CONFIG)
+    if forced is not None and Path(forced).resolve() == DEFAULT_CONFIG:
+        return ChosenConfig(default, None, "embedded default", False)
     if forced is not None:
         config = read_project_config(Path(forced), required=True)
     else:
         config = find_project_config(Path.cwd())
     if config is None:
-        default = str(DEFAULT_CONFIG)
         return ChosenConfig(default, None, "embedded default (no mypy config found)", False)
     shown = display_path(config.path)
     if config.enables_plugin:
