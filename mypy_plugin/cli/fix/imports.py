@@ -16,9 +16,7 @@ numbers`` after ``isinstance(x, numbers.Number)`` became a guard) is removed.
 
 from __future__ import annotations
 
-import io
 import sys
-import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -150,20 +148,34 @@ def module_key(module: str) -> str:
 
 
 def used_names(module: cst.Module) -> set[str]:
-    """Identifiers the module uses outside its module-level imports, strings included.
+    """Identifiers the module uses outside its module-level imports.
 
-    Words in strings count (a string annotation, ``__all__``): an import is only
-    removed when nothing in the file could still refer to it.
+    Words in strings count (a string annotation, ``__all__``, a ``cast("Real",
+    x)``), docstrings excepted: an import is only removed when nothing in the
+    file could still refer to it.
     """
-    body = [s for s in module.body if not is_import_line(s)]
-    text = module.with_changes(body=body).code
-    found: set[str] = set()
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type == tokenize.NAME:
-            found.add(token.string)
-        elif token.type == tokenize.STRING:
-            found.update(identifier_words(token.string))
-    return found
+    collector = NameCollector()
+    module.with_changes(body=[s for s in module.body if not is_import_line(s)]).visit(collector)
+    return collector.names
+
+
+class NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Expr(self, node: cst.Expr) -> bool:
+        # A string standing alone as a statement is a docstring (or a comment).
+        return not isinstance(node.value, (cst.SimpleString, cst.ConcatenatedString))
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self.names.update(identifier_words(node.value))
+
+    def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
+        self.names.update(identifier_words(node.value))
 
 
 def identifier_words(text: str) -> set[str]:
