@@ -8,10 +8,9 @@ A rewrite is made only where it is right at run time, as the table
 * torch guards (``float(s)`` installs the guard ``to_static`` installs too);
   where torch keeps the result symbolic (``round(s)``, ``math.floor(s)``),
   ``to_static`` would force a constant: no rewrite;
-* any other class is known to ``to_static`` only when registered with
-  ``register_dynamic_type`` (it then raises ``ConcretizationError``); an
-  unregistered legacy proxy subclasses ``float`` and would pass through
-  ``to_static`` unchanged, still silently concretized: no rewrite.
+* ``to_static`` reads no other class: an unregistered legacy proxy subclasses
+  ``float`` and would pass through unchanged, still silently concretized; a
+  registered class makes it raise (and its stubs refuse one): no rewrite.
 
 Conditions (``if n >= 0:``) are never rewritten: they need a human decision.
 """
@@ -26,13 +25,12 @@ from proxy_types import _table
 
 from ... import findings
 from ..check import Finding
-from .model import KIND_CONVERSION, KIND_INDEX, OWN, TORCH, Build, DynamicClass, Options, Plan
+from .model import KIND_CONVERSION, KIND_INDEX, OWN, TORCH, Build, DynamicClass, Plan
 
 Parents = Mapping[cst.CSTNode, cst.CSTNode]
 INDEXING = "indexing"  # the table's key for xs[p], whatever the container
 
-# The table's kind of dynamic class for each kind the fix tells apart: a class
-# the fix does not know is taken to return values silently, the worst case.
+# The table's kind of each class to_static() reads (the others are refused).
 TABLE_KIND = {OWN: "own", TORCH: "torch"}
 
 
@@ -50,24 +48,28 @@ def table_operation(spelling: str) -> str | None:
 def refusal(operation: str, dynamic: DynamicClass) -> str | None:
     """Why ``to_static`` would be wrong at run time for this site, or None."""
     spelled = _table.operation_spelling(operation)
-    outcome = _table.outcome(operation, TABLE_KIND.get(dynamic.kind, "silent"),
-                             dynamic.python_type)
+    if dynamic.kind not in TABLE_KIND:
+        # Unregistered, to_static() returns such a value unchanged (a legacy proxy is a
+        # float): still silently concretized.  Registered, it raises: it cannot read
+        # the value of a class it does not own (and the stubs do not accept one).
+        return (f'to_static() reads only proxy_types proxies and torch Sym types; for '
+                f'"{dynamic.name}" it would return the value unchanged (unregistered: still '
+                "silently concretized) or raise (registered); read the value with the "
+                "tracer's own API, or make the class a proxy_types proxy")
+    outcome = _table.outcome(operation, TABLE_KIND[dynamic.kind], dynamic.python_type)
     if outcome == "symbolic":
-        return (f'{spelled} keeps "{dynamic.name}" symbolic (the table says so): nothing is '
-                "concretized, and to_static() would force a constant; leave it")
+        return (f'{spelled} keeps "{dynamic.name}" symbolic: nothing is concretized, and '
+                "to_static() would force a constant; leave it")
     if outcome == "names":
         return f'{spelled} gives the name of "{dynamic.name}", not its value; nothing to fix'
     if outcome == "unsupported":
         return (f'{spelled} does not take a static {dynamic.python_type} either: a type error, '
                 "not a concretization")
-    if not dynamic.known_at_run_time:
-        return (f'to_static() does not know "{dynamic.name}" at run time and would return it '
-                f"unchanged, still silently concretized; {dynamic.registration_step()}")
     return None
 
 
 def plan_conversion(finding: Finding, candidates: Sequence[cst.CSTNode], parents: Parents,
-                    options: Options) -> Plan | str:
+                    dynamic: DynamicClass) -> Plan | str:
     """The rewrite of a reported conversion or index, or why there is none."""
     report = finding.report
     assert report is not None
@@ -77,7 +79,7 @@ def plan_conversion(finding: Finding, candidates: Sequence[cst.CSTNode], parents
     operation = table_operation(report.operation)
     if operation is None:
         return f'{report.operation} is no conversion of the proxy_types table; fix it by hand'
-    reason = refusal(operation, options.dynamic_class(report.dynamic))
+    reason = refusal(operation, dynamic)
     if reason is not None:
         return reason
     if operation == INDEXING:

@@ -61,7 +61,7 @@ def wants_static_only(static_names: Sequence[str], legacy: bool, options: Option
 
 
 def plan_isinstance(finding: Finding, candidates: Sequence[cst.CSTNode],
-                    options: Options) -> Plan | str:
+                    dynamic: DynamicClass, options: Options) -> Plan | str:
     """The rewrite of a reported isinstance call, or why there is none."""
     report = finding.report
     assert report is not None and report.kind in ISINSTANCE_KINDS
@@ -76,7 +76,6 @@ def plan_isinstance(finding: Finding, candidates: Sequence[cst.CSTNode],
         return "an isinstance wrapper: add DynamicNumber to its classes by hand"
     if function == "issubclass":
         return "issubclass() has no guard form; add DynamicNumber by hand"
-    dynamic = options.dynamic_class(report.dynamic)
     legacy = report.kind in LEGACY_KINDS or dynamic.kind == LEGACY
     static_only = wants_static_only(report.classes, legacy, options)
     refusal = runtime_refusal(dynamic, legacy, static_only)

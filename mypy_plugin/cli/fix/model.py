@@ -75,24 +75,36 @@ class Options:
     configured_classes: tuple[str, ...] = ()  # dynamic_number_classes, fully qualified
     #: Classes registered in the checked files: short name -> Python type (or "number").
     registered: Mapping[str, str] = field(default_factory=dict)
+    #: Classes of the checked files with a builtin number base: short name -> that type.
+    builtin_bases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def migration(self) -> bool:
         return bool(self.legacy_classes)
 
-    def dynamic_class(self, name: str) -> DynamicClass:
+    def dynamic_class(self, name: str, origins: Mapping[str, str] | None = None) -> DynamicClass:
         """What the plugin's dynamic class ``name`` is at run time.
 
-        A configured class comes first: thunder's ``NumberProxy`` shares its short
-        name with ours, and treating it as ours is the bug to avoid.
+        The plugin shows a short name, and thunder's ``NumberProxy`` (or a legacy
+        ``FloatProxy``) shares it with ours: treating theirs as ours is the bug to
+        avoid.  ``origins`` (name -> fully qualified name the module imports it
+        as) settles it; without it a configured class wins.
         """
         registered = name in self.registered
-        registered_type = self.registered.get(name, "number")
-        if any(full.rpartition(".")[2] == name for full in self.legacy_classes):
+        registered_type = self.registered.get(name) or self.builtin_bases.get(name, "number")
+        origin = (origins or {}).get(name)
+
+        def named(classes: tuple[str, ...]) -> bool:
+            if origin is not None:
+                return origin in classes
+            return any(full.rpartition(".")[2] == name for full in classes)
+
+        if named(self.legacy_classes):
             return DynamicClass(name, LEGACY, registered_type, registered)
-        if any(full.rpartition(".")[2] == name for full in self.configured_classes):
+        if named(self.configured_classes):
             return DynamicClass(name, CONFIGURED, registered_type, registered)
-        if name in _TABLE_KINDS:
+        ours = origin is None or origin.startswith(("proxy_types.", "torch."))
+        if name in _TABLE_KINDS and ours:
             kind, python_type = _TABLE_KINDS[name]
             return DynamicClass(name, kind, python_type, True)
         return DynamicClass(name, UNKNOWN, registered_type, registered)

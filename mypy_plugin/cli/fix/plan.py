@@ -89,7 +89,8 @@ def fix_file(path: str, source: str, findings_here: Sequence[Finding], options: 
     for node, where in positions.items():
         by_start.setdefault((where.start.line, where.start.column), []).append(node)
 
-    rewriter = Rewriter(options, module_level_names(module), number_abc_names(module), parents)
+    rewriter = Rewriter(options, module_level_names(module), number_abc_names(module), parents,
+                        imported_from(module))
     outcomes: list[Outcome] = []
     seen: set[tuple[Position, str]] = set()
     for finding in findings_here:
@@ -131,8 +132,10 @@ class Rewriter(cst.CSTTransformer):
     """Plans replacements per finding, then applies them in one pass."""
 
     def __init__(self, options: Options, module_names: dict[str, bool],
-                 abc_names: frozenset[str], parents: Mapping[cst.CSTNode, cst.CSTNode]) -> None:
+                 abc_names: frozenset[str], parents: Mapping[cst.CSTNode, cst.CSTNode],
+                 origins: Mapping[str, str]) -> None:
         super().__init__()
+        self.origins = origins  # imported name -> fully qualified name
         self.options = options
         self.module_names = module_names
         self.abc_names = abc_names  # names imported from numbers, for annotations
@@ -163,10 +166,11 @@ class Rewriter(cst.CSTTransformer):
         if report is None:
             return ("mypy gave this finding without the plugin's report; run "
                     "proxy-types fix again (or with a fresh --cache-dir)")
+        dynamic = self.options.dynamic_class(report.dynamic, self.origins)
         if report.kind in ISINSTANCE_KINDS:
-            return plan_isinstance(finding, candidates, self.options)
+            return plan_isinstance(finding, candidates, dynamic, self.options)
         if report.kind in (findings.CONVERSION, findings.CONDITION, findings.BOOL_CONDITION):
-            return plan_conversion(finding, candidates, self.parents, self.options)
+            return plan_conversion(finding, candidates, self.parents, dynamic)
         return LEFT_FOR_A_HUMAN.get(
             report.kind, f"no automatic fix for {finding.code}; see proxy-types explain")
 
@@ -189,6 +193,24 @@ class Rewriter(cst.CSTTransformer):
             made = made.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         # A replacement may be another node type (a Call for a Name); libcst allows it.
         return cast(CSTNodeT, made)
+
+
+def imported_from(module: cst.Module) -> dict[str, str]:
+    """Names the module imports by ``from m import n [as a]``: a -> ``m.n``."""
+    found: dict[str, str] = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if (isinstance(small, cst.ImportFrom) and small.module is not None
+                    and not small.relative and isinstance(small.names, Sequence)):
+                source = cst.helpers.get_full_name_for_node(small.module) or ""
+                for alias in small.names:
+                    name = cst.helpers.get_full_name_for_node(alias.name) or ""
+                    shown = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(shown, cst.Name):
+                        found[shown.value] = f"{source}.{name}"
+    return found
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
@@ -283,7 +305,7 @@ def planned_registrations(all_findings: Sequence[Finding], options: Options,
         report = finding.report
         if report is None or not report.dynamic:
             continue
-        dynamic = options.dynamic_class(report.dynamic)
+        dynamic = options.dynamic_class(report.dynamic, imported_from_file(finding.file))
         if dynamic.kind in (LEGACY, CONFIGURED, UNKNOWN) and not dynamic.registered:
             wanted.add(dynamic.name)
     definitions = class_definitions(checked_files)
@@ -294,6 +316,13 @@ def planned_registrations(all_findings: Sequence[Finding], options: Options,
             path, python_type = places[0]
             by_file.setdefault(path, []).append(Registration(name, python_type))
     return by_file
+
+
+def imported_from_file(path: str) -> dict[str, str]:
+    try:
+        return imported_from(cst.parse_module(read_source(path)))
+    except (FixError, cst.ParserSyntaxError):
+        return {}
 
 
 def with_registrations(module: cst.Module, registrations: Sequence[Registration]) -> cst.Module:
@@ -319,14 +348,17 @@ def configured_options(options: Options, result: CheckResult,
     """``options`` with the classes of the user's config and of their registrations."""
     from ...config import ProxyTypesConfig
 
-    registered = registered_classes(checked_files or sorted({f.file for f in result.findings}))
+    files = checked_files or sorted({f.file for f in result.findings})
+    registered = registered_classes(files)
+    bases = {name: places[0][1] for name, places in class_definitions(files).items()
+             if len(places) == 1 and places[0][1]}
+    options = replace(options, registered=registered, builtin_bases=bases)
     if result.config.source is None:
-        return replace(options, registered=registered)
+        return options
     # mypy accepted this config a moment ago, so reading it cannot fail.
     config = ProxyTypesConfig(result.config.source)
     return replace(options, legacy_classes=tuple(config.migrate_classes),
-                   configured_classes=tuple(config.dynamic_number_classes),
-                   registered=registered)
+                   configured_classes=tuple(config.dynamic_number_classes))
 
 
 def python_files(paths: Sequence[str]) -> list[str]:
