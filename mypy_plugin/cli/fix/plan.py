@@ -92,11 +92,11 @@ def fix_file(path: str, source: str, findings_here: Sequence[Finding], options: 
     rewriter = Rewriter(options, module_level_names(module), number_abc_names(module), parents,
                         imported_from(module))
     outcomes: list[Outcome] = []
-    seen: set[tuple[Position, str]] = set()
+    seen: set[tuple[Position, str, str]] = set()
     for finding in findings_here:
-        key = (start_of(finding), finding.code or "")
+        key = (start_of(finding), finding.code or "", finding.message)
         if key in seen:
-            continue  # mypy reports a site once per type-checking pass
+            continue  # the same site twice (a deferred function is checked twice)
         seen.add(key)
         outcome = Outcome(finding, source)
         outcomes.append(outcome)
