@@ -37,11 +37,13 @@ EXPLANATIONS: dict[str, Explanation] = {
             "    raise TypeError(size)\n"
         ),
         right=(
+            "from numbers import Integral\n"
             "import torch\n"
-            "from proxy_types import is_dynamic_number, is_static_number\n"
+            "from proxy_types import external_isinstance\n"
             "\n"
             "def layer_norm_shape(size: int | torch.SymInt) -> tuple[int | torch.SymInt, ...]:\n"
-            "    if is_static_number(size) or is_dynamic_number(size):\n"
+            "    # an int or a SymInt passes; a float or a SymFloat does not, as before\n"
+            "    if external_isinstance(size, Integral):\n"
             "        return (size,)\n"
             "    raise TypeError(size)\n"
         ),
@@ -179,8 +181,17 @@ def valid_codes() -> dict[str, str]:
     return codes
 
 
+# Codes reported for a configuration entry: no source line to put an ignore on.
+CONFIG_CODES = ("proxy-config",)
+
+
 def suppression(code: str) -> str:
     """The ways to silence ``code``, one per line."""
+    if code in CONFIG_CODES:
+        return (
+            "  a configuration entry has no line to ignore: correct or remove the entry in\n"
+            "  [mypy.plugins.proxy_types] (mypy.ini) or [tool.proxy_types] (pyproject.toml)\n"
+        )
     return (
         f"  on one line:       <the reported line>  # type: ignore[{code}]\n"
         f"  in mypy.ini:       [mypy]  disable_error_code = {code}\n"
@@ -202,8 +213,14 @@ def explanation_text(code: str) -> str:
         f"{explanation.meaning}\n\n"
         f"Wrong:\n\n{indent(explanation.wrong)}\n"
         f"Right:\n\n{indent(explanation.right)}\n"
-        f"Suppress (only where the value is known to be static):\n\n{suppression(code)}"
+        f"{suppression_heading(code)}:\n\n{suppression(code)}"
     )
+
+
+def suppression_heading(code: str) -> str:
+    if code in CONFIG_CODES:
+        return "Suppress"
+    return "Suppress (only where the value is known to be static)"
 
 
 def explanation_markdown(code: str) -> str:
@@ -215,8 +232,10 @@ def explanation_markdown(code: str) -> str:
         f"{explanation.meaning}\n\n"
         f"Wrong:\n\n```{language}\n{explanation.wrong}```\n\n"
         f"Right:\n\n```{language}\n{explanation.right}```\n\n"
-        f"Suppress with `# type: ignore[{code}]` on the line, or "
-        f"`disable_error_code = {code}` in the mypy configuration.\n"
+        + ("Correct or remove the entry in the plugin's configuration section: a "
+           "configuration entry has no line to ignore.\n" if code in CONFIG_CODES else
+           f"Suppress with `# type: ignore[{code}]` on the line, or "
+           f"`disable_error_code = {code}` in the mypy configuration.\n")
     )
 
 

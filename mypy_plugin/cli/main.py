@@ -88,7 +88,8 @@ def command_fix(options: argparse.Namespace) -> int:
     except ImportError as exc:
         if exc.name != "libcst":
             raise
-        raise CommandLineError("fix needs libcst: pip install 'proxy-types[fix]'") from None
+        raise CommandLineError("fix needs libcst: pip install libcst (the [fix] extra of "
+                               "proxy-types)") from None
     return fix(options.paths, options.config, options.cache_dir,
                Options(options.style, options.intent, register=options.register), options.diff)
 
@@ -116,8 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != "mypy":
             raise
-        print(f"{PROGRAM}: error: this command needs mypy: pip install 'proxy-types[mypy]'",
-              file=sys.stderr)
+        print(f"{PROGRAM}: error: this command needs mypy: pip install mypy (the [mypy] extra "
+              "of proxy-types)", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
