@@ -115,7 +115,7 @@ def test_imports_the_rewrite_took_out_of_use_are_removed() -> None:
     assert "import numbers\n" not in text
     assert "from numbers import Real\n" in text  # Real is still used
     assert "import torch\n" not in text
-    assert ast.parse(text)  # still valid
+    assert isinstance(ast.parse(text), ast.Module)  # still valid
 
 
 def test_names_still_used_in_strings_keep_their_import() -> None:
@@ -174,7 +174,7 @@ def width(n: IntegerProxy, items: list[str]) -> str:
 def unused_imports(text: str) -> set[str]:
     """Module-level imports no name in the module refers to."""
     tree = ast.parse(text)
-    bound = {}
+    bound: dict[str, ast.stmt] = {}
     for node in tree.body:
         if isinstance(node, ast.Import):
             bound.update({(a.asname or a.name).split(".")[0]: node for a in node.names})
@@ -202,3 +202,12 @@ def test_fix_leaves_isort_clean_code_without_unused_imports_and_is_idempotent(
     assert (tmp_path / "model.py").read_text(encoding="utf-8") == fixed
     isort_agrees(PROJECT["model.py"], tmp_path, profile="black")
     isort_agrees(fixed, tmp_path, profile="black")
+
+
+def test_force_single_line_gives_one_statement_per_name(tmp_path: Path) -> None:
+    single = ImportStyle(configured=True, force_single_line=True, source_root=tmp_path)
+    text = add_imports(cst.parse_module('"""Doc."""\n\nx = 1\n'),
+                       ["to_static", "is_static_number"], single).code
+    assert text == ('"""Doc."""\n\nfrom proxy_types import is_static_number\n'
+                    "from proxy_types import to_static\n\nx = 1\n")
+    isort_agrees(text, tmp_path, force_single_line=True)

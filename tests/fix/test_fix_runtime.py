@@ -444,9 +444,9 @@ def test_torch_symbolic_operations_are_left(static_intent: Fixed, loaded: Any) -
 
     values = loaded(static_intent)["torch"][2]
     symbolic = values.dynamic["torch"]["float"]
-    assert is_dynamic(round(symbolic))  # type: ignore[call-overload]
+    assert is_dynamic(round(symbolic))
     assert round(to_static(symbolic)) == 2 and not is_dynamic(round(to_static(symbolic)))
-    assert is_dynamic(math.floor(symbolic))  # type: ignore[arg-type]
+    assert is_dynamic(math.floor(symbolic))
 
 
 def test_own_proxies_get_a_recorded_guard_where_they_raised(static_intent: Fixed,

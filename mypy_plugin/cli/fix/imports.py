@@ -417,9 +417,9 @@ def insert_new_import(module: cst.Module, lines: Sequence[cst.SimpleStatementLin
         after = body[position] if position < len(body) else None
         if after is not None:  # isort's lines_after_imports: two before a definition
             wanted = 2 if isinstance(after, (cst.FunctionDef, cst.ClassDef)) else 1
-            lines = list(after.leading_lines)
-            missing = wanted - sum(1 for line in lines if line.comment is None)
-            body[position] = after.with_changes(leading_lines=[blank] * max(missing, 0) + lines)
+            above = list(after.leading_lines)
+            missing = wanted - sum(1 for line in above if line.comment is None)
+            body[position] = after.with_changes(leading_lines=[blank] * max(missing, 0) + above)
         body[position:position] = [first, *lines[1:]]
         return module.with_changes(body=body)
     if position is None:
