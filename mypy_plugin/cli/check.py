@@ -130,12 +130,20 @@ def run_mypy(arguments: list[str]) -> tuple[str, str, int]:
     return printed_out.getvalue() + stdout, printed_err.getvalue() + stderr, status
 
 
+def mypy_has_workers() -> bool:
+    """True if this mypy checks in worker processes when configured to (mypy 2)."""
+    from mypy.options import Options
+
+    return hasattr(Options(), "num_workers")
+
+
 def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> list[str]:
     """The mypy command line for ``paths`` with JSON output and the chosen config."""
     arguments = ["--config-file", config, "--output", "json", "--show-column-numbers"]
     arguments += ["--show-error-codes", "--hide-error-context", "--no-pretty", "--no-color-output"]
-    # Reports are collected in this process: no worker processes, whatever the config says.
-    arguments += ["--num-workers", "0"]
+    if mypy_has_workers():
+        # Reports are collected in this process: no worker processes, whatever the config says.
+        arguments += ["--num-workers", "0"]
     if cache_dir is not None:
         arguments += ["--cache-dir", cache_dir]
     return [*arguments, "--", *paths]

@@ -277,3 +277,13 @@ def test_strict_isinstance_findings_on_any_are_the_least_sure(tmp_path: Path,
     found = plugin_findings(json.loads(
         run_cli("check", "--format", "json", "loose.py", cwd=project).stdout))
     assert [f["reason"]["source"] for f in found] == ["any"]
+
+
+def test_reports_are_collected_when_the_config_asks_for_workers(tmp_path: Path,
+                                                               run_cli: RunCli) -> None:
+    project = make_project(tmp_path)
+    config = project / "mypy.ini"
+    config.write_text(CONFIG.replace("[mypy]\n", "[mypy]\nnum_workers = 2\n"), encoding="utf-8")
+    result = run_cli("check", "--format", "json", "kinds_cases.py", cwd=project)
+    found = plugin_findings(json.loads(result.stdout))
+    assert found and all(f["report"] is not None for f in found)
