@@ -138,8 +138,11 @@ def test_project_settings_are_read(tmp_path: Path) -> None:
     assert style.configured and style.line_length == 88 and style.multi_line_output == 3
     assert style.known_first_party == {"mine"}
     (tmp_path / "pyproject.toml").unlink()
-    (tmp_path / "setup.cfg").write_text("[isort]\nline_length = 100\n", encoding="utf-8")
+    (tmp_path / "setup.cfg").write_text(
+        "[isort]\nline_length = 100\nmulti_line_output = VERTICAL_HANGING_INDENT\n",
+        encoding="utf-8")
     assert import_style(tmp_path).line_length == 100
+    assert import_style(tmp_path).multi_line_output == 3
 
 
 # -- end to end ----------------------------------------------------------------

@@ -29,6 +29,8 @@ from .model import RUNTIME_MODULE
 
 FUTURE, STDLIB, THIRDPARTY, FIRSTPARTY, LOCALFOLDER = range(5)
 GRID, VERTICAL_HANGING_INDENT = 0, 3
+#: isort's names of the two wrap modes followed (other modes wrap as mode 3).
+WRAP_MODES = {"GRID": GRID, "VERTICAL_HANGING_INDENT": VERTICAL_HANGING_INDENT}
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,10 @@ def style_from(settings: dict[str, object], root: Path) -> ImportStyle:
         return frozenset(str(item).strip() for item in items if str(item).strip()) \
             if isinstance(items, (list, tuple)) else frozenset()
 
+    mode = str(values.get("multi_line_output", GRID)).strip().upper()
     return ImportStyle(
         configured=True, line_length=number("line_length", 79),
-        multi_line_output=number("multi_line_output", GRID),
+        multi_line_output=WRAP_MODES.get(mode, number("multi_line_output", GRID)),
         include_trailing_comma=flag("include_trailing_comma"),
         split_on_trailing_comma=flag("split_on_trailing_comma"),
         force_single_line=flag("force_single_line"),
