@@ -160,16 +160,8 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             raise CommandLineError(
                 "no paths given and the config names no files; try: proxy-types check ."
             )
-        arguments = mypy_arguments(paths, config.mypy_file, cache_dir)
-        with plugin_findings.collecting() as reports:
-            stdout, stderr, status = run_mypy(arguments)
-        unreported = files_without_reports(stdout, reports)
-        if unreported and status != EXIT_USAGE:
-            # Errors replayed from mypy's cache (written by a run that did not
-            # collect) come without reports: check those files again.
-            with plugin_findings.collecting(recheck=unreported) as rechecked:
-                stdout, stderr, status = run_mypy(arguments)
-            reports = rechecked + reports
+        run = run_mypy_collecting(mypy_arguments(paths, config.mypy_file, cache_dir))
+        stdout, stderr, status = run.stdout, run.stderr, run.status
         # mypy names the file it was given; show the user's file, not our copy.
         if config.source is not None and config.mypy_file != config.source:
             stdout = stdout.replace(config.mypy_file, config.source)
@@ -182,7 +174,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             findings.append(finding_from_mypy(record))
         elif line.strip():
             warnings.append(line)
-    attach_reports(findings, reports)
+    attach_reports(findings, run.reports)
     config_name = config.source or config.mypy_file
     interpret_stderr(stderr, config_name, warnings)
     config_problems = [f for f in findings if f.file == Path(config_name).as_posix()]
@@ -193,7 +185,35 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         # mypy stopped before checking (no .py files, duplicate module names...)
         reason = one_line(warnings[0]) if warnings else "mypy stopped without a message"
         raise CommandLineError(f"mypy could not run: {reason}")
-    return CheckResult(findings, status, config, warnings, rechecked=sorted(unreported))
+    return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked))
+
+
+@dataclass
+class MypyRun:
+    """What mypy printed and returned, with the plugin's reports of the run."""
+
+    stdout: str
+    stderr: str
+    status: int
+    reports: list[Report]
+    rechecked: set[str]  # files checked a second time to get their reports
+
+
+def run_mypy_collecting(arguments: list[str]) -> MypyRun:
+    """Run mypy in this process, keeping the report of every plugin finding.
+
+    mypy replays the errors of a module it does not check again from its cache
+    (written by plain mypy, or by a run of ours: a replayed error never has its
+    report); those files are checked once more with their cache found stale.
+    """
+    with plugin_findings.collecting() as reports:
+        stdout, stderr, status = run_mypy(arguments)
+    unreported = files_without_reports(stdout, reports)
+    if unreported and status != EXIT_USAGE:
+        with plugin_findings.collecting(recheck=unreported) as rechecked:
+            stdout, stderr, status = run_mypy(arguments)
+        reports = rechecked + reports
+    return MypyRun(stdout, stderr, status, reports, unreported)
 
 
 def report_key(file: str, line: int, column: int, code: str | None, message: str
