@@ -37,6 +37,7 @@ UNKNOWN = "unknown"  # a name of none of these (a subclass of one, under its own
 
 _TABLE_KINDS = {t.name: (OWN if t in _table.OWN_DYNAMIC_TYPES else TORCH, t.python_type)
                 for t in _table.DYNAMIC_NUMBER_TYPES}
+TABLE_CLASSES = frozenset(_TABLE_KINDS)
 
 
 class FixError(CommandLineError):
@@ -77,6 +78,8 @@ class Options:
     registered: Mapping[str, str] = field(default_factory=dict)
     #: Classes of the checked files with a builtin number base: short name -> that type.
     builtin_bases: Mapping[str, str] = field(default_factory=dict)
+    #: Classes of the checked files derived from a class the table knows: name -> that class.
+    table_subclasses: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def migration(self) -> bool:
@@ -106,6 +109,9 @@ class Options:
         ours = origin is None or origin.startswith(("proxy_types.", "torch."))
         if name in _TABLE_KINDS and ours:
             kind, python_type = _TABLE_KINDS[name]
+            return DynamicClass(name, kind, python_type, True)
+        if name in self.table_subclasses:  # class MyProxy(FloatProxy): ours at run time
+            kind, python_type = _TABLE_KINDS[self.table_subclasses[name]]
             return DynamicClass(name, kind, python_type, True)
         return DynamicClass(name, UNKNOWN, registered_type, registered)
 

@@ -29,6 +29,7 @@ from .model import (
     CONFIGURED,
     LEGACY,
     RUNTIME_MODULE,
+    TABLE_CLASSES,
     UNKNOWN,
     Build,
     FilePlan,
@@ -276,9 +277,22 @@ def python_type_argument(call: ast.Call, position: int) -> str:
     return name if name in BUILTIN_NUMBER_NAMES else "number"
 
 
-def class_definitions(paths: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
-    """Module-level classes of ``paths``: short name -> [(path, builtin number base or "")]."""
-    found: dict[str, list[tuple[str, str]]] = {}
+@dataclass(frozen=True)
+class ClassDefinition:
+    """A module-level class of a checked file, as the fix needs it."""
+
+    path: str
+    bases: tuple[str, ...]  # short names
+
+    @property
+    def builtin(self) -> str:
+        """The builtin number it subclasses ("float"), or ""."""
+        return next((b for b in self.bases if b in BUILTIN_NUMBER_NAMES), "")
+
+
+def class_definitions(paths: Iterable[str]) -> dict[str, list[ClassDefinition]]:
+    """Module-level classes of ``paths`` by short name."""
+    found: dict[str, list[ClassDefinition]] = {}
     for path in paths:
         try:
             tree = ast.parse(read_source(path), filename=path)
@@ -286,9 +300,29 @@ def class_definitions(paths: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
             continue
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
-                bases = [called_name(base) for base in node.bases]
-                builtin = next((b for b in bases if b in BUILTIN_NUMBER_NAMES), "")
-                found.setdefault(node.name, []).append((path, builtin))
+                bases = tuple(called_name(base) for base in node.bases)
+                found.setdefault(node.name, []).append(ClassDefinition(path, bases))
+    return found
+
+
+def known_ancestors(definitions: Mapping[str, list[ClassDefinition]]) -> dict[str, str]:
+    """Classes of the checked files derived from a class the table knows: name -> that class.
+
+    ``class MyProxy(FloatProxy)`` is a proxy_types proxy at run time; a class
+    defined twice, or through a base named like a configured class, is left out.
+    """
+    found: dict[str, str] = {}
+    for name in definitions:
+        current, seen = name, set()
+        while current in definitions and current not in seen:  # a class of the project
+            seen.add(current)
+            places = definitions[current]
+            bases = [b for b in places[0].bases if b in TABLE_CLASSES or b in definitions]
+            if len(places) != 1 or len(bases) != 1:
+                break
+            current = bases[0]
+        if current not in definitions and current in TABLE_CLASSES:
+            found[name] = current
     return found
 
 
@@ -312,9 +346,8 @@ def planned_registrations(all_findings: Sequence[Finding], options: Options,
     by_file: dict[str, list[Registration]] = {}
     for name in sorted(wanted):
         places = definitions.get(name, [])
-        if len(places) == 1 and places[0][1]:
-            path, python_type = places[0]
-            by_file.setdefault(path, []).append(Registration(name, python_type))
+        if len(places) == 1 and places[0].builtin:
+            by_file.setdefault(places[0].path, []).append(Registration(name, places[0].builtin))
     return by_file
 
 
@@ -350,9 +383,11 @@ def configured_options(options: Options, result: CheckResult,
 
     files = checked_files or sorted({f.file for f in result.findings})
     registered = registered_classes(files)
-    bases = {name: places[0][1] for name, places in class_definitions(files).items()
-             if len(places) == 1 and places[0][1]}
-    options = replace(options, registered=registered, builtin_bases=bases)
+    definitions = class_definitions(files)
+    bases = {name: places[0].builtin for name, places in definitions.items()
+             if len(places) == 1 and places[0].builtin}
+    options = replace(options, registered=registered, builtin_bases=bases,
+                      table_subclasses=known_ancestors(definitions))
     if result.config.source is None:
         return options
     # mypy accepted this config a moment ago, so reading it cannot fail.
