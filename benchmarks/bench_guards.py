@@ -20,7 +20,7 @@ import numbers
 import statistics
 import sys
 import timeit
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -99,7 +99,7 @@ class GuardCell:
         return "ok" if self.speedup_over_number >= MIN_SPEEDUP_OVER_NUMBER else "under"
 
 
-def judge(repeats: dict[str, Sequence[float]]) -> dict[str, GuardCell]:
+def judge(repeats: Mapping[str, Sequence[float]]) -> dict[str, GuardCell]:
     """Each guard's cell from one subject's per-repeat seconds ({check: [seconds per repeat]})."""
     counts = {len(times) for times in repeats.values()}
     if len(counts) != 1 or 0 in counts:
