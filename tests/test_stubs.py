@@ -384,7 +384,7 @@ float(p)
 def _build_wheel(out: Path) -> Path:
     source = out / "src"
     source.mkdir()
-    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+    for name in ("setup.cfg", "setup.py", "pyproject.toml", "README.md"):
         if (REPO / name).exists():
             shutil.copy2(REPO / name, source / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")

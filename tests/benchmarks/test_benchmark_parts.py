@@ -51,7 +51,8 @@ def test_corpus_lines_count_python_and_stubs(tmp_path: Path) -> None:
 
 
 def test_guard_answers_are_checked_before_timing() -> None:
-    subjects, _ = bench_guards.subjects(with_torch=False)
+    subjects = bench_guards.subjects(with_torch=False)
+    assert list(subjects) == ["int", "float", "IntegerProxy", "FloatProxy"]
     assert bench_guards.wrong_answers(subjects) == []
     lying = dict(subjects, int=bench_guards.Subject(12345, static=False, dynamic=True))
     assert bench_guards.wrong_answers(lying) == ["int"]
@@ -59,11 +60,46 @@ def test_guard_answers_are_checked_before_timing() -> None:
 
 def test_symint_subjects_are_dynamic() -> None:
     pytest.importorskip("torch")
-    subjects, is_concrete_int = bench_guards.subjects(with_torch=True)
-    assert type(subjects["SymInt backed"].value).__name__ == "SymInt"
+    subjects = bench_guards.subjects(with_torch=True)
+    assert type(subjects["SymInt"].value).__name__ == "SymInt"
+    assert type(subjects["SymFloat"].value).__name__ == "SymFloat"
     assert bench_guards.wrong_answers(subjects) == []
-    assert is_concrete_int is not None and is_concrete_int(3) is True
-    assert is_concrete_int(subjects["SymInt unbacked"].value) is False
+
+
+def _repeats(empty: list[float], static: list[float], dynamic: list[float],
+             number: list[float]) -> dict[str, list[float]]:
+    return {bench_guards.EMPTY: empty, "is_static_number": static,
+            "is_dynamic_number": dynamic, bench_guards.NUMBER_ABC: number}
+
+
+def test_guard_ratios_are_taken_within_each_repeat() -> None:
+    # The second repeat ran three times slower for every check: the ratios do not move.
+    cells = bench_guards.judge(_repeats([10.0, 30.0, 10.0], [12.0, 36.0, 12.0],
+                                        [14.0, 42.0, 14.0], [30.0, 90.0, 30.0]))
+    static, dynamic = cells["is_static_number"], cells["is_dynamic_number"]
+    assert (static.seconds, static.empty_seconds, static.number_seconds) == (12.0, 10.0, 30.0)
+    assert static.vs_empty == pytest.approx(1.2) and static.empty_verdict == "ok"
+    assert static.speedup_over_number == pytest.approx(2.5) and static.number_verdict == "ok"
+    assert dynamic.vs_empty == pytest.approx(1.4) and dynamic.empty_verdict == "over"
+    assert dynamic.speedup_over_number == pytest.approx(30 / 14)
+    # A ratio of medians would call this guard 1.5x (30 / 20); paired, it is 1.2x.
+    paired = bench_guards.judge(_repeats([10.0, 20.0, 40.0], [12.0, 30.0, 44.0],
+                                         [12.0, 30.0, 44.0], [20.0, 50.0, 80.0]))
+    assert paired["is_static_number"].vs_empty == pytest.approx(1.2)
+    assert paired["is_static_number"].number_verdict == "under"  # 50 / 30 in the middle
+
+
+def test_guard_targets_are_inclusive() -> None:
+    cell = bench_guards.judge(_repeats([10.0], [13.0], [13.0], [26.0]))["is_static_number"]
+    assert cell.vs_empty == pytest.approx(1.3) and cell.empty_verdict == "ok"
+    assert cell.speedup_over_number == pytest.approx(2.0) and cell.number_verdict == "ok"
+
+
+def test_guard_judge_refuses_uneven_repeats() -> None:
+    with pytest.raises(ValueError, match="same, non-zero number of repeats"):
+        bench_guards.judge(_repeats([10.0, 11.0], [12.0], [12.0], [30.0]))
+    with pytest.raises(ValueError, match="same, non-zero number of repeats"):
+        bench_guards.judge(_repeats([], [], [], []))
 
 
 def test_profile_counts_only_calls_from_mypy() -> None:
