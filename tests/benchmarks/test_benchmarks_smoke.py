@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.bench
+
 ROOT = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 needs_valgrind = pytest.mark.skipif(shutil.which("valgrind") is None,
