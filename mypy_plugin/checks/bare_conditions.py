@@ -46,7 +46,8 @@ from ..number_table import table as _table
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES
 from .comparisons import also_truth_tested, truth_tested_by
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.walk import walk
 
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)

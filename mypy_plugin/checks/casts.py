@@ -43,7 +43,8 @@ from ..number_table import table as _table
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.walk import walk
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
 _CAST_MODULES = frozenset({"typing", "typing_extensions"})
