@@ -202,7 +202,15 @@ def thunder_calls(fn: Callable[..., Any], calls: Sequence[Sequence[Any]], *,
     thunder = import_thunder()
     jitted = thunder.jit(fn, cache="symbolic values")
     for number, args in enumerate(calls, start=1):
-        expected = _run(fn, args, grad, seed)
+        try:
+            expected = _run(fn, args, grad, seed)
+        except Exception as eager_error:  # invalid input: thunder must refuse it too
+            try:
+                got = _run(jitted, args, grad, seed)
+            except Exception:  # both refuse the call: the same behaviour
+                continue
+            return Outcome(WRONG, f"call {number} {_numbers(args)}: thunder returns "
+                                  f"{describe(got[0])}, eager PyTorch raises {one_line(eager_error)}")
         try:
             got = _run(jitted, args, grad, seed)
         except Exception as error:  # a crash inside thunder is the finding

@@ -45,6 +45,12 @@ def dropout(x: torch.Tensor, p: float) -> torch.Tensor:
     return F.dropout(x, p) + x  # "+ x": the p == 1 result still has a gradient
 
 
+def dropout_of_zeros(x: torch.Tensor, p: float) -> torch.Tensor:
+    # x * 0: the result does not depend on the random mask, so eager and thunder
+    # agree for a valid p; x * 0 still needs a gradient, so thunder decomposes dropout
+    return F.dropout(x * 0, p) + x
+
+
 def _calls(fn: object, first: float, second: float, grad: bool = False) -> object:
     return lambda: thunder_calls(fn, [(X, first), (X, second)], grad=grad)  # type: ignore[arg-type]
 
@@ -61,6 +67,7 @@ CASES = [
          _calls(cross_entropy, 0.0, 0.2)),
     Case("cross_entropy_probabilities_label_smoothing", "thunder/torch/__init__.py:5257",
          _calls(cross_entropy_probabilities, 0.0, 0.2)),
+    Case("dropout_p_range", "thunder/torch/__init__.py:5343", _calls(dropout_of_zeros, 0.5, 1.5, grad=True)),
     Case("dropout_p_one", "thunder/torch/__init__.py:5347", _calls(dropout, 1.0, 0.0, grad=True)),
     Case("dropout_p_zero", "thunder/torch/__init__.py:5350", _calls(dropout, 0.0, 1.0, grad=True)),
 ]
