@@ -28,6 +28,8 @@ _registered: dict[int, tuple[type, type]] = {}
 # Per-class answers: class -> (is static, is dynamic).  Cleared on registration.
 _class_cache: dict[type, tuple[bool, bool]] = {}
 _CACHE_LIMIT = 4096
+# Called with each newly registered class (an active runtime audit watches it).
+_registration_listeners: list[Callable[[type], None]] = []
 
 
 class _DynamicNumberMeta(abc.ABCMeta):
@@ -190,6 +192,8 @@ def _register(cls: _ClassT, python_type: type) -> _ClassT:
     _registered[id(cls)] = (cls, python_type)
     DynamicNumber.register(cls)
     _class_cache.clear()
+    for listener in tuple(_registration_listeners):
+        listener(cls)
     return cls
 
 

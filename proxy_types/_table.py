@@ -103,6 +103,13 @@ CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = (
     Concretizer("__hash__", "hash()", "int"),
 )
 
+#: Dunders that concretize only where a class defines them: object's default
+#: ``__format__`` formats ``str(x)`` (a proxy's name), so proxies keep it.  The
+#: runtime audit watches them on classes that override object's version.
+CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = (
+    Concretizer("__format__", "format() / f-string", "str"),
+)
+
 #: Callables (by fully qualified name, as mypy sees them) that concretize
 #: a number argument implicitly, mapped to the spelling used in messages.
 CONCRETIZING_FUNCTIONS: dict[str, str] = {
