@@ -159,11 +159,10 @@ def sarif_rule(code: str) -> dict[str, object]:
 
 def sarif_location(record: AuditRecord, root: Path) -> dict[str, object]:
     """A record's SARIF location, relative to ``root`` when it lies inside it."""
-    region: dict[str, int] = {"startLine": record.line}
-    if record.column is not None:
-        region["startColumn"] = record.column
-        if record.end_line is not None and record.end_column is not None:
-            region.update(endLine=record.end_line, endColumn=record.end_column)
+    # startColumn is required by code scanning: 1 where Python keeps no column.
+    region: dict[str, int] = {"startLine": record.line, "startColumn": record.column or 1}
+    if record.column is not None and record.end_line is not None and record.end_column is not None:
+        region.update(endLine=record.end_line, endColumn=record.end_column)
     if record.file.startswith("<"):  # code without a file: <string>, <stdin>
         artifact: dict[str, str] = {"uri": quote(record.file)}
     else:
