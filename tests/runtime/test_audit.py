@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import importlib
 import math
 import numbers
 import operator
@@ -37,13 +38,22 @@ from proxy_types import (
     register_dynamic_type,
     to_static,
 )
-from proxy_types import _guards
 from proxy_types._audit import is_library_file, patched_names
 from proxy_types._proxies import NumberProxy
 
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text(encoding="utf-8").splitlines()
-C_ISINSTANCE = type(len)  # builtin_function_or_method
+#: The runtime's private guard state (the stubs, the typed contract, leave it out).
+_guards: Any = importlib.import_module("proxy_types._guards")
+
+
+def is_c_builtin(function: object) -> bool:
+    return type(function) is types.BuiltinFunctionType
+
+
+def load(name: str) -> Any:
+    """A module the test wrote (no stubs for mypy)."""
+    return importlib.import_module(name)
 
 
 def line_of(name: str) -> int:
@@ -123,7 +133,7 @@ def assert_same(before: dict[str, Any], after: dict[str, Any]) -> None:
 
 def test_nothing_is_patched_while_no_audit_is_active() -> None:
     assert patched_names() == []
-    assert type(builtins.isinstance) is C_ISINSTANCE and type(builtins.issubclass) is C_ISINSTANCE
+    assert is_c_builtin(builtins.isinstance) and is_c_builtin(builtins.issubclass)
     assert NumberProxy.__dict__["__bool__"].__qualname__ == "__bool__"
     assert not hasattr(NumberProxy.__dict__["__bool__"], "__proxy_types_audit__")
 
@@ -131,15 +141,15 @@ def test_nothing_is_patched_while_no_audit_is_active() -> None:
 def test_an_active_audit_patches_and_its_end_restores_everything(silent_class: type) -> None:
     before = snapshot()
     with audit(config=False) as found:
-        assert found.active
-        assert type(builtins.isinstance) is not C_ISINSTANCE
+        was_active = found.active
+        assert not is_c_builtin(builtins.isinstance)
         names = patched_names()
         assert {"builtins.isinstance", "builtins.issubclass",
                 "proxy_types._proxies.NumberProxy.__bool__", f"{SILENT}.__bool__",
                 f"{SILENT}.__format__"} <= set(names)
         assert f"{SILENT}.__round__" in names  # watched; its dynamic result is no record
         assert f"{SILENT}.__init__" not in names
-    assert not found.active
+    assert (was_active, found.active) == (True, False)
     assert patched_names() == []
     assert_same(before, snapshot())
 
@@ -199,11 +209,11 @@ def test_checks_against_static_classes_only_are_recorded_with_counts() -> None:
 
 
 def test_correct_checks_and_proxy_types_own_guards_are_not_recorded() -> None:
-    p = IntegerProxy("n", 3)
+    p: Any = IntegerProxy("n", 3)
     with audit(config=False) as found:
+        assert not isinstance(p, str)
         assert isinstance(p, NumberClasses)
         assert isinstance(p, (int, IntegerProxy))
-        assert not isinstance(p, str)
         assert isinstance(3, int) and issubclass(bool, int)
         assert is_dynamic_number(p) and not is_static_number(p)
         assert external_isinstance(p, int)  # calls isinstance(p, int) inside proxy_types
@@ -239,7 +249,8 @@ def test_a_legacy_proxy_that_is_an_int_is_recorded_as_true() -> None:
 # -- conversions -----------------------------------------------------------------------------------
 
 def test_refused_conversions_of_proxies_are_recorded_as_raised() -> None:
-    p = IntegerProxy("n", 3)
+    p: Any = IntegerProxy("n", 3)
+    b: Any = BoolProxy("b")
     with audit(config=False) as found:
         with pytest.raises(ConcretizationError):
             int(p)  # mark: int
@@ -250,7 +261,7 @@ def test_refused_conversions_of_proxies_are_recorded_as_raised() -> None:
         with pytest.raises(ConcretizationError):
             {p: 1}  # mark: hash
         with pytest.raises(ConcretizationError):
-            if BoolProxy("b"):  # mark: bool
+            if b:  # mark: bool
                 pass
     raised = "raised ConcretizationError"
     assert [(r.line, r.operation, r.outcome) for r in mine(found)] == [
@@ -264,7 +275,7 @@ def test_refused_conversions_of_proxies_are_recorded_as_raised() -> None:
 
 
 def test_printing_a_proxy_and_arithmetic_are_not_conversions() -> None:
-    p = IntegerProxy("n", 3)
+    p: Any = IntegerProxy("n", 3)
     with audit(config=False) as found:
         assert f"{p}" == str(p) == "n"  # object's __format__: the name, not the value
         q = -(p * 2 + 1)
@@ -274,6 +285,7 @@ def test_printing_a_proxy_and_arithmetic_are_not_conversions() -> None:
 
 def test_a_registered_foreign_class_with_silent_conversions(silent_class: type[Silent]) -> None:
     value = silent_class(4)
+    chosen = ""
     with audit(config=False) as found:
         if value:  # mark: silent-bool
             chosen = ["a", "b", "c", "d", "e"][value]  # mark: silent-index
@@ -341,7 +353,7 @@ TRACED_MODULE = """
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A project directory on sys.path, as the working directory; its modules are unloaded after."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -364,7 +376,7 @@ def test_configured_classes_are_watched_once_their_module_is_imported(
     (project / config_name).write_text(section, encoding="utf-8")
     write_module(project, "tracedlib.core", TRACED_MODULE)
     with audit() as found:
-        import tracedlib.core as core  # imported during the audit: watched when loaded
+        core = load("tracedlib.core")  # imported during the audit: watched when loaded
 
         assert core.convert(core.TracedInt(7)) == 7
         assert core.check(core.TracedInt(7)) is False
@@ -379,8 +391,7 @@ def test_configured_classes_are_watched_once_their_module_is_imported(
 
 def test_without_configuration_the_class_is_not_a_dynamic_number(project: Path) -> None:
     write_module(project, "tracedlib.core", TRACED_MODULE)
-    import tracedlib.core as core
-
+    core = load("tracedlib.core")
     with audit() as found:
         assert core.convert(core.TracedInt(7)) == 7
     assert found.config_file is None and found.records == []
@@ -414,8 +425,7 @@ def test_library_files_are_left_out_unless_the_filter_keeps_them(project: Path) 
     write_module(library, "fakelib", "def check(x):\n    return isinstance(x, int)\n")
     sys.path.insert(0, str(library))
     try:
-        import fakelib
-
+        fakelib = load("fakelib")
         p = IntegerProxy("n", 1)
         assert is_library_file(fakelib.__file__) and not is_library_file(__file__)
         assert is_library_file(numbers.__file__)
@@ -434,12 +444,10 @@ def test_exempt_modules_of_the_configuration_are_not_recorded(project: Path) -> 
         "[mypy]\n[mypy.plugins.proxy_types]\nexempt_modules = tracing.*\n", encoding="utf-8")
     write_module(project, "tracing.internal", "def check(x):\n    return isinstance(x, int)\n")
     write_module(project, "other", "def check(x):\n    return isinstance(x, int)\n")
-    import other
-    import tracing.internal
-
+    other, internal = load("other"), load("tracing.internal")
     p = IntegerProxy("n", 1)
     with audit() as found:
-        tracing.internal.check(p)
+        internal.check(p)
         other.check(p)
         external_isinstance(p, int)  # proxy_types stays exempt whatever the setting
     assert [Path(r.file).name for r in found.records] == ["other.py"]

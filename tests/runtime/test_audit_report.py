@@ -21,7 +21,7 @@ RUNTIME_FIELDS = {"source", "count", "operation", "dynamic_class", "classes", "o
 def found(monkeypatch: pytest.MonkeyPatch) -> Audit:
     """An audit with one isinstance merge (twice) and one refused conversion."""
     monkeypatch.chdir(HERE.parent)
-    p = IntegerProxy("n", 3)
+    p: Any = IntegerProxy("n", 3)
     with audit(config=False) as session:
         for _ in range(2):
             isinstance(p, int)

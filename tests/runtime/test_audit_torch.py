@@ -23,6 +23,7 @@ from proxy_types._audit import patched_names  # noqa: E402
 HERE = Path(__file__).resolve()
 SOURCE = HERE.read_text(encoding="utf-8").splitlines()
 GUARD_LOGGER = logging.getLogger("torch.fx.experimental.symbolic_shapes")
+_Module: Any = torch.nn.Module
 
 
 def line_of(name: str) -> int:
@@ -37,7 +38,7 @@ def mine(records: list[AuditRecord]) -> list[tuple[int, str, str, str | None, st
             for r in records if r.file == str(HERE)]
 
 
-class ChecksInt(torch.nn.Module):  # type: ignore[misc]
+class ChecksInt(_Module):  # type: ignore[misc]
     """Branches on the traced size the ways models do."""
 
     def forward(self, x: Any) -> Any:
@@ -49,7 +50,7 @@ class ChecksInt(torch.nn.Module):  # type: ignore[misc]
         return x.reshape(int(size), -1)  # mark: int-size
 
 
-class ChecksRight(torch.nn.Module):  # type: ignore[misc]
+class ChecksRight(_Module):  # type: ignore[misc]
     """The same decisions, made without merging the size into a static int."""
 
     def forward(self, x: Any) -> Any:
@@ -94,6 +95,7 @@ def backed_symint(shape_env: Any, name: str, hint: int) -> Any:
 def test_shape_env_guards_of_a_condition_and_an_index() -> None:
     shape_env = ShapeEnv()
     n = backed_symint(shape_env, "n", 5)
+    chosen = -1
     with audit(config=False) as found:
         if n * 2 > 6:  # mark: cond
             chosen = list(range(10))[n]  # mark: index
