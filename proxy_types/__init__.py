@@ -2,10 +2,8 @@
 
 import sys as _sys
 import types as _types
+from typing import TYPE_CHECKING
 
-from ._audit import Audit as Audit
-from ._audit import AuditRecord as AuditRecord
-from ._audit import audit as audit
 from ._convert import check as check
 from ._convert import to_static as to_static
 from ._errors import CheckError as CheckError
@@ -54,3 +52,19 @@ class _Package(_types.ModuleType):
 
 
 _sys.modules[__name__].__class__ = _Package
+
+if TYPE_CHECKING:
+    from ._audit import Audit as Audit
+    from ._audit import AuditRecord as AuditRecord
+    from ._audit import audit as audit
+
+
+def __getattr__(name: str) -> object:
+    # The audit loads on first use: importing proxy_types stays as cheap as before.
+    if name in ("Audit", "AuditRecord", "audit"):
+        from . import _audit
+
+        value: object = getattr(_audit, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -252,7 +252,7 @@ def _deliver(frame: types.FrameType | None, kind: _Kind, operation: str, subject
     if _is_exempt_module(str(frame.f_globals.get("__name__", ""))):
         return
     filename = frame.f_code.co_filename
-    keeping = [receiver for receiver in receivers if receiver._keeps(filename)]
+    keeping = [receiver for receiver in receivers if receiver.active and receiver._keeps(filename)]
     if not keeping:
         return
     _recording.busy = True
@@ -514,7 +514,11 @@ class _NotifyingLoader:
                 spec.loader = self._loader
             if getattr(module, "__loader__", None) is self:
                 module.__loader__ = self._loader
-        self._loaded()
+        try:
+            self._loaded()
+        except Exception as error:  # the import itself succeeded: it must not fail for us
+            print(f"proxy_types.audit: cannot watch the classes of {module.__name__}: "
+                  f"{type(error).__name__}: {error}", file=sys.stderr)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._loader, name)

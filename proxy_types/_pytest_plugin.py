@@ -9,16 +9,15 @@ worker audits its own tests and writes ``REPORT.<worker>.json``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._audit import Audit, audit
-from ._audit_report import FORMATS, format_of
-from ._errors import ConfigurationError
+if TYPE_CHECKING:
+    from ._audit import Audit
 
 OPTION = "--proxy-types-audit"
-_AUDIT_KEY = pytest.StashKey[Audit]()
+_AUDIT_KEY = pytest.StashKey["Audit"]()
 _REPORT_KEY = pytest.StashKey[Path | None]()
 
 
@@ -34,7 +33,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     value = config.getoption("proxy_types_audit")
     if value is None:
-        return
+        return  # the audit is not even imported
+    from ._audit import audit
+    from ._audit_report import FORMATS
+    from ._errors import ConfigurationError
+
     report: Path | None = None
     if value:
         report = Path(value)
@@ -71,6 +74,8 @@ def _finish(config: pytest.Config) -> None:
     session_audit.__exit__(None, None, None)
     report = config.stash.get(_REPORT_KEY, None)
     if report is not None:
+        from ._audit_report import format_of
+
         try:
             session_audit.write_report(report, format_of(report))
         except OSError as error:
