@@ -140,7 +140,7 @@ def _is_dynamic_value(value: object) -> bool:
     try:
         if cls in _plain_classes:
             return False
-    except TypeError:  # unhashable metaclass
+    except Exception:  # a metaclass whose __hash__ raises: decide without the cache
         return _is_dynamic_class(cls)
     if _is_dynamic_class(cls):
         return True
@@ -257,16 +257,19 @@ def _deliver(frame: types.FrameType | None, kind: _Kind, operation: str, subject
         return
     _recording.busy = True
     try:
-        classinfo_key: object = classinfo
-        try:
-            hash(classinfo)
-        except TypeError:
-            classinfo_key = id(classinfo)
-        key = (frame.f_code, frame.f_lasti, kind, operation, subject, classinfo_key, outcome)
+        # By identity: a class's metaclass may not hash; the record keeps both alive.
+        key = (frame.f_code, frame.f_lasti, kind, operation, id(subject), id(classinfo), outcome)
         for receiver in keeping:
             receiver._count(key, frame, kind, operation, subject, classinfo, outcome)
     finally:
         _recording.busy = False
+
+
+def _problem(error: Exception) -> None:
+    """The audit's own failure: noted for the report, never passed on to the program."""
+    text = f"{type(error).__name__}: {error}"[:200]
+    for receiver in _receivers():
+        receiver._note_problem(text)
 
 
 def _is_merge(subject: type, classinfo: object, match: Callable[[object, Any], bool],
@@ -298,7 +301,7 @@ def _make_isinstance(original: Callable[[object, Any], bool]) -> Callable[[objec
     def isinstance(obj: object, class_or_tuple: Any, /) -> bool:
         try:
             known = type(obj) in plain
-        except TypeError:  # unhashable metaclass
+        except Exception:  # a metaclass whose __hash__ raises: the slow path decides
             known = False
         if known:
             return original(obj, class_or_tuple)
@@ -313,7 +316,7 @@ def _make_issubclass(original: Callable[[type, Any], bool]) -> Callable[[type, A
     def issubclass(cls: type, class_or_tuple: Any, /) -> bool:
         try:
             known = cls in plain
-        except TypeError:
+        except Exception:  # a metaclass whose __hash__ raises: the slow path decides
             known = False
         if known:
             return original(cls, class_or_tuple)
@@ -326,16 +329,26 @@ def _checked(operation: str, original: Callable[[Any, Any], bool], subject: type
              classinfo: object, value: object) -> bool:
     """The wrappers' path for classes not known to be plain; frame 2 is the caller."""
     result = original(value, classinfo)
+    try:
+        _audit_check(operation, original, subject, classinfo, value, result)
+    except Exception as error:  # the program gets the real answer whatever happens here
+        _problem(error)
+    return result
+
+
+def _audit_check(operation: str, original: Callable[[Any, Any], bool], subject: type,
+                 classinfo: object, value: object, result: bool) -> None:
+    """Record the check if it is a merge; frame 3 is the caller of the wrapper."""
     if getattr(_recording, "busy", False) or _compiling():
-        return result
+        return
     if not _is_dynamic_class(subject):
         try:
             if len(_plain_classes) >= _CACHE_LIMIT:
                 _plain_classes.clear()
             _plain_classes.add(subject)
-        except TypeError:
+        except Exception:  # not hashable: answered the slow way each time
             pass
-        return result
+        return
     key = (operation, subject, classinfo)
     try:
         merge = _merge_checks[key]
@@ -344,11 +357,10 @@ def _checked(operation: str, original: Callable[[Any, Any], bool], subject: type
         if len(_merge_checks) >= _CACHE_LIMIT:
             _merge_checks.clear()
         _merge_checks[key] = merge
-    except TypeError:  # an unhashable class argument
+    except Exception:  # a class or class argument that does not hash
         merge = _is_merge(subject, classinfo, original, value)
     if merge:
-        _deliver(sys._getframe(2), "isinstance", operation, subject, classinfo, result)
-    return result
+        _deliver(sys._getframe(3), "isinstance", operation, subject, classinfo, result)
 
 
 def _like(wrapper: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:
@@ -372,16 +384,29 @@ def _make_dunder(dunder: str, raw: Any) -> Callable[..., Any]:
         try:
             result = raw.__get__(self, type(self))(*args)
         except Exception as error:
-            if not _compiling():
-                _deliver(sys._getframe(1), "conversion", dunder, type(self), None,
-                         f"raised {type(error).__name__}")
+            _record_conversion(dunder, type(self), None, error)
             raise
-        if not _compiling() and not _is_dynamic_value(result):
-            _deliver(sys._getframe(1), "conversion", dunder, type(self), None,
-                     _outcome_text(result))
+        _record_conversion(dunder, type(self), result, None)
         return result
 
     return _like(audited, raw)
+
+
+def _record_conversion(dunder: str, subject: type, result: object,
+                       error: Exception | None) -> None:
+    """A conversion that gave a static value or raised; frame 2 is the dunder's caller."""
+    try:
+        if _compiling():
+            return
+        if error is not None:
+            outcome = f"raised {type(error).__name__}"
+        elif _is_dynamic_value(result):
+            return  # still dynamic: nothing was merged
+        else:
+            outcome = _outcome_text(result)
+        _deliver(sys._getframe(2), "conversion", dunder, subject, None, outcome)
+    except Exception as problem:  # the program gets its result whatever happens here
+        _problem(problem)
 
 
 # -- guards torch adds ------------------------------------------------------------------------
@@ -432,11 +457,14 @@ class _GuardLogFilter:
         self.threshold = threshold
 
     def filter(self, record: Any) -> bool:
-        args = record.args
-        if _GUARD_MARK in str(record.msg) and type(args) is tuple and len(args) >= 2:
-            prefix = str(args[0]).replace(" (forcing_spec)", "")
-            if "suppressed" not in prefix:
-                _deliver(_guard_frame(), "guard", prefix, None, None, str(args[1]))
+        try:
+            args = record.args
+            if _GUARD_MARK in str(record.msg) and type(args) is tuple and len(args) >= 2:
+                prefix = str(args[0]).replace(" (forcing_spec)", "")
+                if "suppressed" not in prefix:
+                    _deliver(_guard_frame(), "guard", prefix, None, None, str(args[1]))
+        except Exception as error:  # torch's logging call must not fail for the audit
+            _problem(error)
         return bool(record.levelno >= self.threshold)
 
 
@@ -750,6 +778,8 @@ class Audit:
         self._kept: dict[str, bool] = {}
         self._lock = threading.Lock()
         self._events: dict[tuple[object, ...], list[Any]] = {}
+        self._alive: list[tuple[object, object]] = []
+        self._problems: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"<Audit {self._state}: {len(self._events)} records>"
@@ -831,6 +861,8 @@ class Audit:
             event = self._events.setdefault(key, record)
             if event is not record:
                 event[-1] += 1
+            else:  # the key holds their ids: no other object may take them
+                self._alive.append((subject, classinfo))
 
     @property
     def records(self) -> list[AuditRecord]:
@@ -846,13 +878,23 @@ class Audit:
                 merged[identity] = event
         return [AuditRecord(*event) for event in merged.values()]
 
+    def _note_problem(self, text: str) -> None:
+        with self._lock:
+            self._problems[text] = self._problems.get(text, 0) + 1
+
+    @property
+    def problems(self) -> list[str]:
+        """Calls the audit could not judge (its own errors, with counts); empty normally."""
+        with self._lock:
+            return [f"{text} (x{count})" for text, count in self._problems.items()]
+
     # -- reports --
 
     def report(self, format: str = "text") -> str:
         """The records as ``text`` (a table), ``json`` or ``sarif`` (``proxy-types check``'s shapes)."""
         from . import _audit_report
 
-        return _audit_report.render(self.records, format, self.config_file)
+        return _audit_report.render(self.records, format, self.config_file, self.problems)
 
     def write_report(self, path: str | os.PathLike[str], format: str | None = None) -> None:
         """Write the report to ``path``; the format defaults to the suffix (.json, .sarif, .txt)."""

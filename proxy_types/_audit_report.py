@@ -43,10 +43,11 @@ def format_of(path: Path) -> str:
     return found
 
 
-def render(records: Sequence[AuditRecord], format: str, config_file: str | None) -> str:
+def render(records: Sequence[AuditRecord], format: str, config_file: str | None,
+           problems: Sequence[str] = ()) -> str:
     """The report of ``records`` in ``format`` (``text``, ``json`` or ``sarif``)."""
     if format == "text":
-        return render_text(records, config_file)
+        return render_text(records, config_file, problems)
     if format == "json":
         return render_json(records, config_file)
     if format == "sarif":
@@ -123,8 +124,9 @@ def render_json(records: Sequence[AuditRecord], config_file: str | None) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-def render_text(records: Sequence[AuditRecord], config_file: str | None) -> str:
-    """A short table: one row per record, then the count per code."""
+def render_text(records: Sequence[AuditRecord], config_file: str | None,
+                problems: Sequence[str] = ()) -> str:
+    """A short table: one row per record, the count per code, then the audit's own problems."""
     calls = sum(record.count for record in records)
     lines = [f"proxy-types audit: {len(records)} records, {calls} calls "
              f"(config: {config_file or 'no config file found'})"]
@@ -140,6 +142,7 @@ def render_text(records: Sequence[AuditRecord], config_file: str | None) -> str:
             lines.append("  " + "  ".join([*cells, row[3]]).rstrip())
     for code, count in summarize(records).items():
         lines.append(f"  {code:<17} {count}")
+    lines += [f"  calls the audit could not judge: {problem}" for problem in problems]
     return "\n".join(lines) + "\n"
 
 

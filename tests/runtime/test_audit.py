@@ -513,3 +513,77 @@ def test_asyncio_tasks_record_into_their_own_audit() -> None:
     assert [r.classes for r in first.records] == [("int",)]
     assert [r.classes for r in second.records] == [("float",)]
     assert patched_names() == []
+
+
+# -- the program sees the same answers ------------------------------------------------------------
+
+def nasty_values() -> list[object]:
+    """Objects whose classes raise from hash, eq, instancecheck or class lookup."""
+
+    class RaisingMeta(type):
+        def __instancecheck__(cls, instance: object) -> bool:
+            raise RuntimeError("instancecheck")
+
+        def __hash__(cls) -> int:
+            raise RuntimeError("hash")
+
+        def __eq__(cls, other: object) -> bool:
+            raise RuntimeError("eq")
+
+    class WithRaisingMeta(metaclass=RaisingMeta):
+        pass
+
+    class IntWithRaisingMeta(int, metaclass=RaisingMeta):
+        pass
+
+    class ClassRaises:
+        @property  # type: ignore[misc]
+        def __class__(self) -> type:
+            raise RuntimeError("class")
+
+    return [WithRaisingMeta(), IntWithRaisingMeta(3), ClassRaises(), WithRaisingMeta,
+            IntegerProxy("n", 1), 3, "text"]
+
+
+def outcome(function: Any, *args: object) -> object:
+    try:
+        return function(*args)
+    except Exception as error:  # compared with the audited outcome: same class and text
+        return (type(error), str(error))
+
+
+def test_isinstance_answers_and_errors_are_unchanged_for_nasty_objects() -> None:
+    values = nasty_values()
+    meta_class = values[3]
+    class_arguments: list[Any] = [int, (int, float), NumberClasses, meta_class, (str, meta_class)]
+    plain = [[outcome(isinstance, v, c) for c in class_arguments] for v in values]
+    plain_sub = [outcome(issubclass, type(v), c) for v in values for c in class_arguments]
+    with audit(config=False) as found:
+        audited = [[outcome(isinstance, v, c) for c in class_arguments] for v in values]
+        audited_sub = [outcome(issubclass, type(v), c) for v in values for c in class_arguments]
+    assert audited == plain and audited_sub == plain_sub
+    assert any(isinstance(answer, tuple) for row in plain for answer in row)  # some raise
+    assert found.problems == []
+
+
+def test_the_audits_own_failure_is_reported_not_raised() -> None:
+    class BadNameMeta(type):
+        def __getattribute__(cls, name: str) -> Any:
+            if name == "__module__":
+                raise RuntimeError("no name today")
+            return super().__getattribute__(name)
+
+    class Broken(metaclass=BadNameMeta):
+        def __index__(self) -> int:
+            return 2
+
+    register_dynamic_type(Broken, python_type=int)
+    try:
+        with audit(config=False) as found:
+            assert isinstance(Broken(), int) is False
+            assert operator.index(Broken()) == 2
+    finally:
+        _guards._registered.pop(id(Broken), None)
+        _guards._class_cache.clear()
+    assert found.problems == ["RuntimeError: no name today (x2)"]
+    assert "calls the audit could not judge: RuntimeError: no name today (x2)" in found.report()
