@@ -17,7 +17,7 @@ import sys
 import threading
 import types
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +33,8 @@ from ._table import (
     STATIC_NUMBER_TYPES,
 )
 
-# The real builtins, bound once: the audit's own checks must not go through its wrappers.
+# The real isinstance, bound once: the audit's own checks must not go through its wrapper.
 _isinstance = builtins.isinstance
-_issubclass = builtins.issubclass
 
 _WATCHED_DUNDERS = {c.dunder: c.operation for c in CONCRETIZING_DUNDERS + CLASS_CONCRETIZING_DUNDERS}
 #: Torch logs each guard it adds on this logger, at INFO ("%s %s [guard added] ...").
@@ -928,7 +927,3 @@ def patched_names() -> list[str]:
     with _session.lock:
         return [f"{_class_name(p.owner) if _isinstance(p.owner, type) else p.owner.__name__}."
                 f"{p.name}" for p in _session.patches]
-
-
-def _iter_active() -> Iterator[Audit]:  # for tests and the entry points
-    yield from _receivers()
