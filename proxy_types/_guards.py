@@ -36,6 +36,8 @@ _registered: dict[int, tuple[type, type]] = {}
 _static_answers: dict[type, bool] = {}
 _dynamic_answers: dict[type, bool] = {}
 _CACHE_LIMIT = 4096
+# Called with each newly registered class (an active runtime audit watches it).
+_registration_listeners: list[Callable[[type], None]] = []
 
 
 def _forget_answers() -> None:
@@ -216,6 +218,8 @@ def _register(cls: _ClassT, python_type: type) -> _ClassT:
     _registered[id(cls)] = (cls, python_type)
     DynamicNumber.register(cls)
     _forget_answers()
+    for listener in tuple(_registration_listeners):
+        listener(cls)
     return cls
 
 
