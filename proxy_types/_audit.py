@@ -28,6 +28,7 @@ from ._config import DEFAULT_EXEMPT_MODULES, RuntimeSettings, module_matches, re
 from ._table import (
     CLASS_CONCRETIZING_DUNDERS,
     CONCRETIZING_DUNDERS,
+    CONVERSIONS,
     FOREIGN_DYNAMIC_TYPES,
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_TYPES,
@@ -378,8 +379,20 @@ def _outcome_text(value: object) -> str:
     return f"returned {text}"
 
 
+# The table's conversions that name the value for every kind of class (format() with an
+# empty spec): they hand back text, not a number, so nothing merges.
+_NAMING = frozenset(
+    c.dunder for c in CONVERSIONS
+    if c.name == c.dunder and all(o == "names" for o in (c.own, c.torch, c.silent, c.guarded))
+)
+
+
 def _make_dunder(dunder: str, raw: Any) -> Callable[..., Any]:
+    naming = dunder in _NAMING
+
     def audited(self: Any, *args: Any) -> Any:
+        if naming and args == ("",):
+            return raw.__get__(self, type(self))(*args)
         try:
             result = raw.__get__(self, type(self))(*args)
         except Exception as error:

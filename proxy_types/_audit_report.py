@@ -1,7 +1,7 @@
 """Audit reports in the shapes of ``proxy-types check``: a text table, JSON and SARIF 2.1.0.
 
 The JSON document and SARIF log have the fields ``proxy-types check --format
-json|sarif`` writes (mypy_plugin/cli.py), plus ``"source": "runtime"`` on the
+json|sarif`` writes (mypy_plugin/cli/report.py), plus ``"source": "runtime"`` on the
 document and each finding, and each record's ``count``, ``operation``,
 ``dynamic_class``, ``classes`` and ``outcome``.
 """

@@ -103,7 +103,7 @@ def silent_class() -> Iterator[type[Silent]]:
         yield Silent
     finally:
         _guards._registered.pop(id(Silent), None)
-        _guards._class_cache.clear()
+        _guards._forget_answers()
 
 
 def snapshot() -> dict[str, Any]:
@@ -243,7 +243,7 @@ def test_a_legacy_proxy_that_is_an_int_is_recorded_as_true() -> None:
         assert "__bool__" not in LegacyInt.__dict__  # the inherited slot came back
     finally:
         _guards._registered.pop(id(LegacyInt), None)
-        _guards._class_cache.clear()
+        _guards._forget_answers()
 
 
 # -- conversions -----------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ def test_a_class_registered_during_the_audit_is_watched_from_then_on() -> None:
         assert not hasattr(LateProxy.__dict__["__index__"], "__proxy_types_audit__")
     finally:
         _guards._registered.pop(id(LateProxy), None)
-        _guards._class_cache.clear()
+        _guards._forget_answers()
 
 
 # -- configured classes, filters, exempt modules ------------------------------------------------
@@ -584,6 +584,6 @@ def test_the_audits_own_failure_is_reported_not_raised() -> None:
             assert operator.index(Broken()) == 2
     finally:
         _guards._registered.pop(id(Broken), None)
-        _guards._class_cache.clear()
+        _guards._forget_answers()
     assert found.problems == ["RuntimeError: no name today (x2)"]
     assert "calls the audit could not judge: RuntimeError: no name today (x2)" in found.report()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mypy_plugin import cli
+from mypy_plugin.cli import check, project_config, report
 from mypy_plugin.errors import ALL_CODES
 from proxy_types import Audit, ConfigurationError, IntegerProxy, audit
 from proxy_types._audit_report import CODES
@@ -32,10 +32,10 @@ def found(monkeypatch: pytest.MonkeyPatch) -> Audit:
     return session
 
 
-def check_result() -> cli.CheckResult:
-    finding = cli.Finding("a.py", 3, 5, 3, 9, "error", "proxy-isinstance", "text", "hint")
-    config = cli.ChosenConfig("mypy.ini", "mypy.ini", "mypy.ini", True)
-    return cli.CheckResult([finding], 1, config)
+def check_result() -> check.CheckResult:
+    finding = check.Finding("a.py", 3, 5, 3, 9, "error", "proxy-isinstance", "text", "hint")
+    config = project_config.ChosenConfig("mypy.ini", "mypy.ini", "mypy.ini", True)
+    return check.CheckResult([finding], 1, config)
 
 
 def test_runtime_codes_are_the_plugins_codes_plus_guards() -> None:
@@ -44,7 +44,7 @@ def test_runtime_codes_are_the_plugins_codes_plus_guards() -> None:
 
 
 def test_json_has_the_check_commands_fields_plus_the_runtime_ones(found: Audit) -> None:
-    static: dict[str, Any] = json.loads(cli.render_json(check_result()))
+    static: dict[str, Any] = json.loads(report.render_json(check_result()))
     runtime: dict[str, Any] = json.loads(found.report("json"))
     assert set(runtime) == set(static) | {"source"}
     assert runtime["source"] == "runtime" and runtime["tool"] == static["tool"]
@@ -82,7 +82,7 @@ def shape(value: Any) -> Any:
 
 
 def test_sarif_has_the_check_commands_shape(found: Audit, monkeypatch: pytest.MonkeyPatch) -> None:
-    static = json.loads(cli.render_sarif(check_result()))
+    static = json.loads(report.render_sarif(check_result()))
     runtime = json.loads(found.report("sarif"))
     assert set(runtime) == set(static)
     assert (runtime["version"], runtime["$schema"]) == (static["version"], static["$schema"])
