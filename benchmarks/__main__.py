@@ -3,7 +3,8 @@
 Sections: ``plugin`` (mypy with/without the plugin: time and memory),
 ``instructions`` (the same comparison counted in instructions, under valgrind),
 ``profile`` (cProfile of the plugin's hooks), ``guards`` (guards against an
-empty call and isinstance) and ``operations`` (proxy operations against torch SymInt).
+empty call and isinstance), ``operations`` (proxy operations against torch SymInt) and
+``audit`` (an isinstance-heavy loop with and without an active runtime audit).
 Progress goes to stderr, tables to stdout.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from . import bench_guards, bench_operations, count_instructions
+from . import bench_audit, bench_guards, bench_operations, count_instructions
 from ._common import (
     DEFAULT_WORKDIR,
     ROOT,
@@ -34,7 +35,7 @@ from .corpus import KNOWN_CORPORA, Corpus, corpora
 from .count_instructions import InstructionCount
 from .profile_plugin import HookCost, Profile, format_rows
 
-SECTIONS = ("plugin", "instructions", "profile", "guards", "operations")
+SECTIONS = ("plugin", "instructions", "profile", "guards", "operations", "audit")
 FULL_CORPORA = "project,torch-refs,thunder"
 
 
@@ -187,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
                 operation_timings, "operations: ns per operation (ratio to a backed torch SymInt)"),
                 flush=True)
             results["operations"] = operation_timings
+        if "audit" in arguments.sections:
+            note("timing an active runtime audit ...")
+            number, repeat = (2, 1) if arguments.quick else (40, 30)
+            audit_timings = bench_audit.measure(number, repeat)
+            print("\n" + bench_audit.format_table(audit_timings), flush=True)
+            results["audit"] = audit_timings
     except BenchmarkError as error:
         print(f"benchmarks: error: {error}", file=sys.stderr)
         return 2

@@ -59,7 +59,7 @@ def test_quick_run_prints_every_table(quick_run: tuple[dict[str, list[list[str]]
     found, _ = quick_run
     counted = ["instructions"] if shutil.which("valgrind") else []
     assert list(found) == ["machine", "plugin overhead", "memory", *counted,
-                           "plugin profile", "guards", "operations"]
+                           "plugin profile", "guards", "operations", "audit overhead"]
     facts = dict(found["machine"][1:])
     assert {"cpu", "nproc", "memory", "python", "mypy", "torch"} <= set(facts)
     assert facts["nproc"].isdigit()
