@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import bench_audit, bench_guards, bench_operations, count_instructions
-from ._common import (
+from .common import (
     DEFAULT_WORKDIR,
     ROOT,
     BenchmarkError,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import render_table  # noqa: E402
+from benchmarks.common import render_table  # noqa: E402
 from proxy_types import IntegerProxy, NumberClasses, audit  # noqa: E402
 from proxy_types._audit import patched_names  # noqa: E402
 

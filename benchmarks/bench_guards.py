@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import render_table  # noqa: E402
+from benchmarks.common import render_table  # noqa: E402
 from benchmarks._symbolic import symbolic_subjects  # noqa: E402
 from proxy_types import FloatProxy, IntegerProxy, is_dynamic_number, is_static_number  # noqa: E402
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_guards  # noqa: E402
-from benchmarks._common import BenchmarkError, paired_change, render_table  # noqa: E402
+from benchmarks.common import BenchmarkError, paired_change, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, Corpus, project_corpus, with_plugin  # noqa: E402
 from benchmarks.profile_plugin import plugin_costs  # noqa: E402
@@ -179,14 +179,14 @@ def test_paired_change_without_a_positive_baseline_is_unknown() -> None:
 
 
 def test_instruction_total_is_read_from_cachegrind_output(tmp_path: Path) -> None:
-    from benchmarks.count_instructions import _instructions
+    from benchmarks.count_instructions import total_instructions
 
     corpus = Corpus("t", tmp_path, (), "[mypy]\n")
     output = ("Success: no issues found in 1 source file\n==4242== \n"
               "==4242== I   refs:      1,234,567,890\n")
-    assert _instructions(output, corpus, "with") == 1_234_567_890
+    assert total_instructions(output, corpus, "with") == 1_234_567_890
     with pytest.raises(BenchmarkError, match=r"t \(with plugin\): no instruction total"):
-        _instructions("Success: no issues found\n", corpus, "with")
+        total_instructions("Success: no issues found\n", corpus, "with")
 
 
 def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
@@ -206,7 +206,7 @@ def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
 def test_corpus_tools_print_json_or_text_and_fail_in_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from benchmarks._common import run_corpus_tool
+    from benchmarks.common import run_corpus_tool
 
     assert run_corpus_tool("t", True, lambda: [1, 2], lambda r: {"n": r}, str) == 0
     assert capsys.readouterr().out == '{"n": [1, 2]}\n'
