@@ -39,6 +39,7 @@ class ProxyTypesConfig:
         "exempt_modules",
         "migrate_classes",
         "isinstance_functions",
+        "audit_classes",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -47,6 +48,8 @@ class ProxyTypesConfig:
         self.strict_isinstance = False
         self.exempt_modules: tuple[str, ...] = DEFAULT_EXEMPT_MODULES
         self.migrate_classes: tuple[str, ...] = ()
+        #: Read by the runtime audit only (proxy_types._config); checked here for spelling.
+        self.audit_classes: tuple[str, ...] = ()
         #: isinstance wrapper -> (index of the value argument, index of the classes argument)
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
         self._exempt: dict[str, bool] = {}
@@ -98,12 +101,14 @@ class ProxyTypesConfig:
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
         names = self._name_list(key, value, from_ini=from_ini)
-        if key in ("dynamic_number_classes", "migrate_classes"):
+        if key in ("dynamic_number_classes", "migrate_classes", "audit_classes"):
             for name in names:
                 if not re.match(_DOTTED_NAME, name):
                     self._fail(errors.config_not_a_class_name(key, name))
             if key == "migrate_classes":
                 self.migrate_classes = tuple(names)
+            elif key == "audit_classes":
+                self.audit_classes = tuple(names)
             else:
                 self.dynamic_number_classes = tuple(names)
         elif key == "isinstance_functions":

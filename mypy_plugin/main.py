@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Context, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -24,6 +24,7 @@ from mypy.types import FunctionLike, Type
 
 from . import findings
 from .analysis.context import current_file, reports_hidden
+from .analysis.imports import imports_of
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
     ABC_REGISTER_METHODS,
@@ -332,7 +333,7 @@ class ProxyTypesPlugin(Plugin):
         from . import errors
 
         # Only modules this one imports: they are loaded in every worker (mypy -n).
-        visible = _imported_modules(tree) | {tree.fullname}
+        visible = imports_of(tree).modules | {tree.fullname}
         first_line = Context(line=1, column=0)
         config_file = self.config.config_file
         reports: list[Callable[[Any], None]] = []
@@ -354,16 +355,6 @@ class ProxyTypesPlugin(Plugin):
                                    setting=setting))
         self._reports_by_module[tree.fullname] = (tree, len(tree.imports), reports)
         return reports
-
-
-def _imported_modules(tree: MypyFile) -> set[str]:
-    found: set[str] = set()
-    for statement in tree.imports:
-        if isinstance(statement, Import):
-            found.update(module for module, _ in statement.ids)
-        elif isinstance(statement, (ImportFrom, ImportAll)):
-            found.add(statement.id)
-    return found
 
 
 _KIND_NAMES = {

@@ -340,6 +340,14 @@ CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
     Concretizer(c.dunder, c.operation, c.result) for c in CONVERSIONS if c.dunder in _ALWAYS_REFUSED
 )
 
+#: Dunders that concretize only where a class defines them: object's default
+#: ``__format__`` formats ``str(x)`` (a proxy's name), so proxies keep it.  The
+#: runtime audit watches them on classes that override object's version.
+CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
+    Concretizer(c.dunder, "format() / f-string", c.result)
+    for c in CONVERSIONS if c.name == c.dunder and c.dunder not in _ALWAYS_REFUSED
+)
+
 #: Every converting callable, mapped to the spelling used in messages.
 CONCRETIZING_FUNCTIONS: dict[str, str] = {
     name: call.operation for name, call in CONVERTING_FUNCTIONS.items()

@@ -46,7 +46,9 @@ from ..number_table import table as _table
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES
 from .comparisons import also_truth_tested, truth_tested_by
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.imports import names_bound_by
+from ..analysis.walk import walk
 
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)
@@ -147,10 +149,8 @@ def _names_bound_in(function: FuncDef) -> set[str]:
             bound.add(node.name)
         elif isinstance(node, (GlobalDecl, NonlocalDecl)):
             bound.update(node.names)
-        elif isinstance(node, Import):
-            bound.update((alias or module).partition(".")[0] for module, alias in node.ids)
-        elif isinstance(node, ImportFrom):
-            bound.update(alias or name for name, alias in node.names)
+        elif isinstance(node, (Import, ImportFrom)):
+            bound.update(names_bound_by(node))
         elif isinstance(node, AsPattern) and node.name is not None:
             bound.add(node.name.name)
         elif isinstance(node, StarredPattern) and node.capture is not None:

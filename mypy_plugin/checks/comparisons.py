@@ -11,8 +11,6 @@ from __future__ import annotations
 import sys
 
 from mypy.nodes import (
-    Argument,
-    Block,
     ClassDef,
     Node,
     Statement,
@@ -36,37 +34,18 @@ from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses
+from ..analysis.walk import everywhere, walk
 
 Span = tuple[int, int, int, int]
 
 
-class _BooleanContextCollector:
-    """Collects the spans of expressions evaluated for their truth value.
-
-    A hand-written walk: compiled mypy refuses interpreted subclasses of its
-    ``TraverserVisitor`` trait.
-    """
-
-    # Attributes that point back into the symbol graph rather than down the tree.
-    _NOT_CHILDREN = frozenset({"node", "info", "original_def", "impl", "def_or_infer_vars"})
-
-    def __init__(self) -> None:
-        self.spans: set[Span] = set()
-        self._seen: set[int] = set()
-
-    def walk(self, node: Node) -> None:
-        pending: list[Node] = [node]
-        while pending:
-            current = pending.pop()
-            if id(current) in self._seen:
-                continue
-            self._seen.add(id(current))
-            self._mark_conditions_of(current)
-            pending.extend(_children(current, self._NOT_CHILDREN))
-
-    def _mark_conditions_of(self, node: Node) -> None:
+def _tested_spans(statement: Statement) -> frozenset[Span]:
+    """The spans of every expression ``statement`` evaluates for its truth value."""
+    spans: set[Span] = set()
+    for node in walk(statement, everywhere):
         for condition in truth_tested_by(node):
-            self.spans.update(span_of(expr) for expr in also_truth_tested(condition))
+            spans.update(span_of(expr) for expr in also_truth_tested(condition))
+    return frozenset(spans)
 
 
 def truth_tested_by(node: Node) -> list[Expression]:
@@ -96,45 +75,6 @@ def also_truth_tested(expr: Expression) -> list[Expression]:
     if isinstance(expr, UnaryExpr) and expr.op == "not":
         return [expr, *also_truth_tested(expr.expr)]
     return [expr]
-
-
-def _attribute_names(cls: type) -> list[str]:
-    compiled = getattr(cls, "__mypyc_attrs__", None)
-    if compiled is not None:
-        return [name for name in compiled if not name.startswith("_")]
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else list(slots)
-    return [name for name in names if not name.startswith("_")]
-
-
-_TREE_NODES = (Statement, Expression, Block, Argument)
-# Child attribute names per node class: computing them per node was most of the walk.
-_child_attributes: dict[tuple[type, frozenset[str]], list[str]] = {}
-
-
-def _children(node: Node, skip: frozenset[str]) -> list[Node]:
-    found: list[Node] = []
-    key = (type(node), skip)
-    names = _child_attributes.get(key)
-    if names is None:
-        names = [name for name in _attribute_names(type(node)) if name not in skip]
-        _child_attributes[key] = names
-    for name in names:
-        value = getattr(node, name, None)
-        if not isinstance(value, (list, tuple)):  # most attributes: no list to unpack
-            if isinstance(value, _TREE_NODES):
-                found.append(value)
-            continue
-        stack: list[object] = [value]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, _TREE_NODES):
-                found.append(item)
-            elif isinstance(item, (list, tuple)):
-                stack.extend(item)
-    return found
 
 
 def span_of(node: Context) -> Span:
@@ -172,9 +112,7 @@ class _ModuleContexts:
     def statement_spans(self, index: int) -> frozenset[Span]:
         spans = self._spans.get(index)
         if spans is None:
-            collector = _BooleanContextCollector()
-            collector.walk(self.tree.defs[index])
-            spans = self._spans[index] = frozenset(collector.spans)
+            spans = self._spans[index] = _tested_spans(self.tree.defs[index])
         return spans
 
 

@@ -83,6 +83,12 @@ def check_isinstance_call(
             if function == "isinstance":
                 migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
             return
+    if config.migrate_classes and function == "isinstance":
+        # A NumberProxy may be a legacy FloatProxy, which passes the check through its
+        # hidden float base: inside the branch it may still be a proxy (to be converted).
+        migrated = migrate.migrated_member(subject, frozenset(config.migrate_classes))
+        if migrated is not None:
+            migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
     found = dynamic.class_name(subject, include_top=config.strict_isinstance,
                                where=lambda info: _may_pass(info, static))
     if found is None and config.migrate_classes and config.strict_isinstance:

@@ -54,6 +54,7 @@ class Concretizer(NamedTuple):
     result: str
 
 CONCRETIZING_DUNDERS: tuple[Concretizer, ...]
+CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...]
 CONCRETIZING_FUNCTIONS: dict[str, str]
 CONCRETIZING_MODULES: tuple[str, ...]
 

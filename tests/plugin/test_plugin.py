@@ -332,6 +332,7 @@ def test_setup_cfg_names_the_oldest_tested_mypy() -> None:
     assert f"mypy>={OLDEST_MYPY.rsplit('.', 1)[0]}," in setup
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("group", OLDEST_MYPY_GROUPS)
 def test_plugin_reports_the_same_on_the_oldest_mypy(
     group: str, oldest_mypy_python: Path, tmp_path: Path

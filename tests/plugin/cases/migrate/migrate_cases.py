@@ -46,6 +46,14 @@ def flows(p: FloatProxy, s: SubFloat, e: ExemptFloat, c: ComplexProxy, plain: Pl
     x: float = p + 1.0
 
 
+def narrowing_keeps_the_legacy_proxy(value: int | float | NumberProxy, plain: int | float) -> float:
+    if isinstance(value, (int, float)):  # E: [proxy-isinstance] (int, float) misclassifies dynamic number "NumberProxy"
+        return float(value)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"
+    if isinstance(plain, (int, float)):  # E: [proxy-isinstance] may see a legacy proxy typed "int"
+        return float(plain)  # stays unreported: narrowing adds no proxy to a plain int | float
+    return 0.0
+
+
 def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy | str, any_proxy: NumberProxy) -> None:
     isinstance(any_proxy, bool)  # E: [proxy-isinstance] (bool) misclassifies dynamic number "NumberProxy"
     if isinstance(p, float):  # E: [proxy-isinstance] isinstance() against static number classes (float) is True at runtime for legacy proxy "FloatProxy" only through its legacy base "float"
