@@ -1,0 +1,135 @@
+"""A dynamic number formatted with a format spec: ``f"{p:.2f}"``, ``"{:d}".format(p)``.
+
+A spec makes ``__format__`` produce the value's digits, which every kind of
+dynamic class refuses or bakes in; an empty spec (``f"{p}"``) only names the
+proxy (``proxy_types/_table.py``).  No hook sees an f-string: mypy's parser
+turns each replacement field into ``"{:{}}".format(value, spec)`` (``"{!r:{}}"``
+with a conversion), so this check reads every literal ``str.format`` call.
+"""
+
+from __future__ import annotations
+
+import _string  # the parser behind string.Formatter (standard library)
+from collections.abc import Callable, Iterator
+from string import Formatter
+from typing import NamedTuple, Optional, Union
+
+from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, MemberExpr, StrExpr
+from mypy.plugin import MethodContext
+
+from .. import errors
+from ..analysis.context import gets_no_reports
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..config import ProxyTypesConfig
+from ..constants import FORMAT_OPERATION
+from .severity import reported_outcome
+
+#: A field's argument: its position or keyword name.
+ArgumentRef = Union[int, str]
+#: How a spec part that is not a string literal (``f"{p:{width}}"``) is shown.
+UNKNOWN_SPEC = "{...}"
+
+
+class SpecPart(NamedTuple):
+    """Literal text of a format spec, or a field nested in it (``{}`` in ``{:{}}``)."""
+
+    text: str = ""
+    argument: Optional[ArgumentRef] = None
+    nested: bool = False  # False: literal text; True: a nested field (argument None: unknown)
+
+
+class Field(NamedTuple):
+    """A replacement field that formats an argument itself (no ``.attr``, ``[i]``, ``!r``)."""
+
+    argument: ArgumentRef
+    spec: tuple[SpecPart, ...]
+
+
+def formatted_fields(template: str) -> list[Field]:
+    """The fields of ``template`` that hand an argument to its ``__format__``.
+
+    Automatic numbering counts every field, nested ones after their outer one,
+    as ``str.format`` does.  A template ``str.format`` rejects gives no fields.
+    """
+    counter = iter(range(len(template) + 1))
+    found: list[Field] = []
+    try:
+        for _, name, spec, conversion in Formatter().parse(template):
+            if name is None:
+                continue
+            argument = _argument(name, counter)
+            parts = tuple(_spec_parts(spec or "", counter))
+            if argument is not None and conversion is None:
+                found.append(Field(argument, parts))
+    except ValueError:
+        return []
+    return found
+
+
+def _argument(name: str, counter: Iterator[int]) -> ArgumentRef | None:
+    """The argument ``name`` refers to; None when it formats a part of one (``0.real``)."""
+    first, rest = _string.formatter_field_name_split(name)
+    argument: ArgumentRef = next(counter) if first == "" else first
+    return None if any(True for _ in rest) else argument
+
+
+def _spec_parts(spec: str, counter: Iterator[int]) -> Iterator[SpecPart]:
+    for literal, name, _, _ in Formatter().parse(spec):
+        if literal:
+            yield SpecPart(literal)
+        if name is not None:
+            yield SpecPart(argument=_argument(name, counter), nested=True)
+
+
+def spec_text(
+    parts: tuple[SpecPart, ...], lookup: Callable[[ArgumentRef], Expression | None]
+) -> str:
+    """The spec as it will be: nested string literals filled in, anything else ``{...}``."""
+    text = ""
+    for part in parts:
+        if not part.nested:
+            text += part.text
+            continue
+        expr = lookup(part.argument) if part.argument is not None else None
+        text += expr.value if isinstance(expr, StrExpr) else UNKNOWN_SPEC
+    return text
+
+
+def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
+    """Report arguments of a literal ``"...".format(...)`` formatted with a spec."""
+    call = ctx.context
+    if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)
+            and isinstance(call.callee.expr, StrExpr)):
+        return
+    fields = [field for field in formatted_fields(call.callee.expr.value) if field.spec]
+    if not fields or gets_no_reports(ctx.api, config):
+        return
+    positional: list[Expression] = []
+    keywords: dict[str, Expression] = {}
+    after_star = False  # positions after *args are unknown
+    for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names):
+        if kind == ARG_POS and not after_star:
+            positional.append(arg)
+        elif kind == ARG_NAMED and name is not None:
+            keywords[name] = arg
+        else:
+            after_star = True
+
+    def lookup(ref: ArgumentRef) -> Expression | None:
+        if isinstance(ref, int):
+            return positional[ref] if ref < len(positional) else None
+        return keywords.get(ref)
+
+    for field in fields:
+        value = lookup(field.argument)
+        spec = spec_text(field.spec, lookup)
+        if value is None or spec == "":
+            continue  # an empty spec names the proxy
+        found = dynamic_in_expression(ctx.api, value, dynamic)
+        if found is None:
+            continue
+        outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,
+                                   format_spec=True)
+        if outcome is not None:
+            errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
+                               reason=found.reason)
