@@ -242,8 +242,8 @@ def items_tested_for_truth(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: ``all(s > 0 for s in shape)``."""
-    emit(api, context, Report(_code(outcome), findings.ITEMS_TRUTH, dynamic, function,
-                              reason=reason))
+    _emit_past_trials(api, context, Report(_code(outcome), findings.ITEMS_TRUTH, dynamic,
+                                           function, reason=reason))
 
 
 def concretizing_call(
@@ -251,8 +251,8 @@ def concretizing_call(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: a ``concretizing_functions`` helper's argument."""
-    emit(api, context, Report(_code(outcome), findings.CONCRETIZING_CALL, dynamic, function,
-                              reason=reason))
+    _emit_past_trials(api, context, Report(_code(outcome), findings.CONCRETIZING_CALL,
+                                           dynamic, function, reason=reason))
 
 
 def hashed(
@@ -260,8 +260,8 @@ def hashed(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: a dynamic number as dict key or set member."""
-    emit(api, context, Report(_code(outcome), findings.HASHING, dynamic, operation,
-                              reason=reason))
+    _emit_past_trials(api, context, Report(_code(outcome), findings.HASHING, dynamic,
+                                           operation, reason=reason))
 
 
 def format_spec(
@@ -269,8 +269,8 @@ def format_spec(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize: a dynamic number formatted with a format spec (``f"{p:.2f}"``)."""
-    emit(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic, "format",
-                              subject=spec, reason=reason))
+    _emit_past_trials(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic,
+                                           "format", subject=spec, reason=reason))
 
 
 def static_type_comparison(
@@ -278,8 +278,21 @@ def static_type_comparison(
     dynamic: str, *, reason: Reason | None = None,
 ) -> None:
     """proxy-isinstance: ``type(x) is int`` misclassifies like isinstance."""
-    emit(api, context, Report(PROXY_ISINSTANCE.code, findings.TYPE_COMPARISON, dynamic,
-                              operation, classes, reason=reason))
+    _emit_past_trials(api, context, Report(PROXY_ISINSTANCE.code, findings.TYPE_COMPARISON,
+                                           dynamic, operation, classes, reason=reason))
+
+
+def _emit_past_trials(api: CheckerPluginInterface, context: Context, report: Report) -> None:
+    """:func:`emit` past mypy's trial checks (see :func:`_past_speculative_checks`).
+
+    The new sinks' hooks run inside trials that decide by their errors: each
+    overload of ``type()``, ``str.format`` or ``dict.get`` is tried with errors
+    filtered, and ``x in y`` is tried as ``__contains__``; a report there would
+    reject the overload or turn the ``in`` into an "Unsupported operand" error.
+    A site mypy tries twice is reported twice; mypy shows identical lines once.
+    """
+    with _past_speculative_checks(api):
+        emit(api, context, report)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from string import Formatter
 from typing import NamedTuple, Optional, Union
 
-from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, MemberExpr, StrExpr
+from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, MemberExpr, StrExpr
 from mypy.plugin import MethodContext
 
 from .. import errors
@@ -91,8 +91,32 @@ def spec_text(
             text += part.text
             continue
         expr = lookup(part.argument) if part.argument is not None else None
-        text += expr.value if isinstance(expr, StrExpr) else UNKNOWN_SPEC
+        text += literal_text(expr) if expr is not None else UNKNOWN_SPEC
     return text
+
+
+def literal_text(expr: Expression) -> str:
+    """The text ``expr`` evaluates to, as far as it is written out; else ``{...}``.
+
+    An f-string spec reaches ``format`` as mypy's translation of a nested
+    f-string: ``f"{x:>{w}}"`` passes ``"".join([">", "{:{}}".format(w, "")])``.
+    """
+    if isinstance(expr, StrExpr):
+        return expr.value
+    if not (isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr)
+            and isinstance(expr.callee.expr, StrExpr)):
+        return UNKNOWN_SPEC
+    template, method = expr.callee.expr.value, expr.callee.name
+    if method == "join" and template == "" and len(expr.args) == 1 and isinstance(
+            expr.args[0], ListExpr):
+        return "".join(literal_text(item) for item in expr.args[0].items)
+    if method == "format" and all(kind == ARG_POS and isinstance(arg, StrExpr)
+                                  for arg, kind in zip(expr.args, expr.arg_kinds)):
+        try:
+            return template.format(*(arg.value for arg in expr.args if isinstance(arg, StrExpr)))
+        except (ValueError, IndexError, KeyError):
+            return UNKNOWN_SPEC
+    return UNKNOWN_SPEC
 
 
 def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
