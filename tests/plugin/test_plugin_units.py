@@ -18,7 +18,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_all_codes_are_named_and_described() -> None:
     codes = [code.code for code in errors.ALL_CODES]
     assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                     "proxy-cast"]
+                     "proxy-cast", "proxy-specialize"]
+    # Guards are sound: their code is off until enable_error_code names it.
+    assert [code.code for code in errors.ALL_CODES if not code.default_enabled] == [
+        "proxy-specialize"]
     assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
 
 
