@@ -9,7 +9,6 @@ with a conversion), so this check reads every literal ``str.format`` call.
 
 from __future__ import annotations
 
-import _string  # the parser behind string.Formatter (standard library)
 from collections.abc import Callable, Iterator
 from string import Formatter
 from typing import NamedTuple, Optional, Union
@@ -68,9 +67,10 @@ def formatted_fields(template: str) -> list[Field]:
 
 def _argument(name: str, counter: Iterator[int]) -> ArgumentRef | None:
     """The argument ``name`` refers to; None when it formats a part of one (``0.real``)."""
-    first, rest = _string.formatter_field_name_split(name)
-    argument: ArgumentRef = next(counter) if first == "" else first
-    return None if any(True for _ in rest) else argument
+    first = name.split(".", 1)[0].split("[", 1)[0]
+    argument: ArgumentRef = next(counter) if first == "" else (
+        int(first) if first.isdigit() else first)
+    return None if first != name else argument
 
 
 def _spec_parts(spec: str, counter: Iterator[int]) -> Iterator[SpecPart]:
