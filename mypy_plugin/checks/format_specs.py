@@ -10,6 +10,7 @@ with a conversion), so this check reads every literal ``str.format`` call.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from string import Formatter
 from typing import NamedTuple, Optional, Union
 
@@ -44,7 +45,8 @@ class Field(NamedTuple):
     spec: tuple[SpecPart, ...]
 
 
-def formatted_fields(template: str) -> list[Field]:
+@lru_cache(maxsize=512)  # f-strings give a handful of templates: "{:{}}", "{!r:{}}"...
+def formatted_fields(template: str) -> tuple[Field, ...]:
     """The fields of ``template`` that hand an argument to its ``__format__``.
 
     Automatic numbering counts every field, nested ones after their outer one,
@@ -61,8 +63,8 @@ def formatted_fields(template: str) -> list[Field]:
             if argument is not None and conversion is None:
                 found.append(Field(argument, parts))
     except ValueError:
-        return []
-    return found
+        return ()
+    return tuple(found)
 
 
 def _argument(name: str, counter: Iterator[int]) -> ArgumentRef | None:
@@ -119,6 +121,18 @@ def literal_text(expr: Expression) -> str:
     return UNKNOWN_SPEC
 
 
+def _only_empty_specs(call: CallExpr, fields: list[Field]) -> bool:
+    """The common f-string field ``f"{x}"``: ``"{:{}}".format(x, "")``."""
+    for field in fields:
+        if len(field.spec) != 1 or not isinstance(field.spec[0].argument, int):
+            return False
+        position = field.spec[0].argument
+        spec = call.args[position] if position < len(call.args) else None
+        if not (isinstance(spec, StrExpr) and spec.value == ""):
+            return False
+    return True
+
+
 def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
     """Report arguments of a literal ``"...".format(...)`` formatted with a spec."""
     call = ctx.context
@@ -126,7 +140,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
             and isinstance(call.callee.expr, StrExpr)):
         return
     fields = [field for field in formatted_fields(call.callee.expr.value) if field.spec]
-    if not fields or gets_no_reports(ctx.api, config):
+    if not fields or _only_empty_specs(call, fields) or gets_no_reports(ctx.api, config):
         return
     positional: list[Expression] = []
     keywords: dict[str, Expression] = {}

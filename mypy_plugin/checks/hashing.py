@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mypy.nodes import BytesExpr, Expression, StarExpr, StrExpr, TupleExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.types import Instance, Type, get_proper_type
 
 from .. import errors
 from ..analysis.context import gets_no_reports
@@ -21,6 +22,12 @@ from .severity import reported_outcome
 
 #: Keys that cannot be numbers: not worth inferring a type for.
 _TEXT = (StrExpr, BytesExpr)
+_TEXT_TYPES = frozenset({"builtins.str", "builtins.bytes"})
+
+
+def _is_text(typ: Type) -> bool:
+    proper = get_proper_type(typ)
+    return isinstance(proper, Instance) and proper.type.fullname in _TEXT_TYPES
 
 
 def check_hashing_method(
@@ -29,8 +36,9 @@ def check_hashing_method(
     """``d[p]``, ``d.get(p)``, ``s.add(p)``, ``p in s``: the first argument is hashed."""
     if not ctx.args or gets_no_reports(ctx.api, config):
         return
-    for key in ctx.args[0]:
-        _check_hashed(ctx.api, key, operation, dynamic)
+    for key, key_type in zip(ctx.args[0], ctx.arg_types[0]):
+        if not _is_text(key_type):  # most dicts are keyed by str: no need to infer again
+            _check_hashed(ctx.api, key, operation, dynamic)
 
 
 def check_display(

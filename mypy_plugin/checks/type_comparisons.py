@@ -39,57 +39,63 @@ _NOT_CHILDREN = frozenset({"node", "info", "original_def", "impl", "def_or_infer
 
 
 class _Comparisons:
-    """The comparisons of one module tree's top-level statements, collected on demand."""
+    """Where each call of one module tree stands as a comparison operand, found on demand.
+
+    Each top-level statement is walked once, the first time a ``type()`` call
+    in its lines asks; the answer is then one dict lookup per call.
+    """
 
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
         self.statement_count = len(tree.defs)
         self.ranges = [_line_range(statement) for statement in tree.defs]
-        self._by_statement: dict[int, list[ComparisonExpr]] = {}
+        self._walked: set[int] = set()
+        #: id of a call -> (the comparison, its operator, the other operand)
+        self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
 
-    def holding(self, node: Context) -> list[ComparisonExpr]:
-        found: list[ComparisonExpr] = []
+    def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
         for index, (first, last) in enumerate(self.ranges):
-            if first <= node.line <= last:
-                found += self._of_statement(index)
-        return found
+            if first <= call.line <= last and index not in self._walked:
+                self._walk(index)
+        return self._operands.get(id(call))
 
-    def _of_statement(self, index: int) -> list[ComparisonExpr]:
-        known = self._by_statement.get(index)
-        if known is None:
-            known = self._by_statement[index] = []
-            pending: list[Node] = [self.tree.defs[index]]
-            seen: set[int] = set()
-            while pending:
-                current = pending.pop()
-                if id(current) in seen:
-                    continue
-                seen.add(id(current))
-                if isinstance(current, ComparisonExpr):
-                    known.append(current)
-                pending.extend(_children(current, _NOT_CHILDREN))
-        return known
+    def _walk(self, index: int) -> None:
+        self._walked.add(index)
+        pending: list[Node] = [self.tree.defs[index]]
+        seen: set[int] = set()
+        while pending:
+            current = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            if isinstance(current, ComparisonExpr):
+                self._index(current)
+            pending.extend(_children(current, _NOT_CHILDREN))
+
+    def _index(self, comparison: ComparisonExpr) -> None:
+        operands = comparison.operands
+        for position, operator in enumerate(comparison.operators):
+            left, right = operands[position], operands[position + 1]
+            if isinstance(left, CallExpr):
+                self._operands.setdefault(id(left), (comparison, operator, right))
+            if isinstance(right, CallExpr) and operator in _IDENTITY:
+                self._operands.setdefault(id(right), (comparison, operator, left))
 
 
 class TypeComparisons:
-    """Per-module index of comparisons, rebuilt when mypy hands over a new tree."""
+    """Per-module index of comparison operands, rebuilt when mypy hands over a new tree."""
 
     def __init__(self) -> None:
         self._modules: dict[str, _Comparisons] = {}
 
-    def operand_of(self, tree: MypyFile, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
+    def operand_of(
+        self, tree: MypyFile, call: CallExpr
+    ) -> tuple[ComparisonExpr, str, Expression] | None:
         """The comparison ``call`` is an operand of, its operator and the other operand."""
         module = self._modules.get(tree.fullname)
         if module is None or module.tree is not tree or module.statement_count != len(tree.defs):
             module = self._modules[tree.fullname] = _Comparisons(tree)
-        for comparison in module.holding(call):
-            operands = comparison.operands
-            for index, operator in enumerate(comparison.operators):
-                if operands[index] is call:
-                    return comparison, operator, operands[index + 1]
-                if operands[index + 1] is call and operator in _IDENTITY:
-                    return comparison, operator, operands[index]
-        return None
+        return module.operand_of(call)
 
 
 def check_type_call(
@@ -105,6 +111,14 @@ def check_type_call(
     tree = current_file(ctx.api)
     if tree is None or gets_no_reports(ctx.api, config):
         return
+    # The value first: most type() calls see no dynamic number, and the walk that
+    # finds the comparison costs more than inferring the value's type again.
+    value = call.args[0]
+    found = dynamic_in_expression(ctx.api, value, dynamic)
+    if found is None and config.strict_isinstance:
+        found = dynamic.describe(expression_type(ctx.api, value), include_top=True)
+    if found is None:
+        return
     located = comparisons.operand_of(tree, call)
     if located is None:
         return
@@ -114,12 +128,6 @@ def check_type_call(
         return
     static = tuple(name for name in classes if name in STATIC_NUMBER_CLASSES)
     if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
-        return
-    value = call.args[0]
-    found = dynamic_in_expression(ctx.api, value, dynamic)
-    if found is None and config.strict_isinstance:
-        found = dynamic.describe(expression_type(ctx.api, value), include_top=True)
-    if found is None:
         return
     if all(name == "builtins.bool" for name in static) and python_type_of_value(
         expression_type(ctx.api, value), dynamic
