@@ -108,8 +108,8 @@ def render(report: Report) -> str:
         return f'Condition on dynamic bool "{subject}" ("{dynamic}") {effect}; {_RECORD}'
     if kind == findings.ITEMS_TRUTH:
         effect = _GUARD_EFFECT if guards else "specializes on the traced value"
-        return (f'{report.operation} tests each item for truth: on dynamic number "{dynamic}" '
-                f"that {effect}; {_RECORD}")
+        return (f'{report.operation} tests each item for truth, which for dynamic number '
+                f'"{dynamic}" {effect}; {_RECORD}')
     if kind == findings.CONCRETIZING_CALL:
         effect = ("installs a guard: the program is specialized on it" if guards
                   else "fixed at trace time")

@@ -30,10 +30,10 @@ def type_comparisons(p: IntegerProxy, u: Union[int, torch.SymInt], f: float, b: 
 
 
 def items_truth(shape: list[torch.SymInt], sizes: list[IntegerProxy], flags: list[BoolProxy], xs: list[int], p: IntegerProxy) -> None:
-    all(s > 0 for s in sizes)  # E: [proxy-concretize] all() tests each item for truth: on dynamic number "BoolProxy" that specializes on the traced value
+    all(s > 0 for s in sizes)  # E: [proxy-concretize] all() tests each item for truth, which for dynamic number "BoolProxy" specializes on the traced value
     any([s == 1 for s in sizes])  # E: [proxy-concretize] any() tests each item for truth
     all((p > 0, xs[0] < 9))  # E: [proxy-concretize] all()
-    any(flags)  # E: [proxy-concretize] any() tests each item for truth: on dynamic number "BoolProxy"
+    any(flags)  # E: [proxy-concretize] any() tests each item for truth, which for dynamic number "BoolProxy"
     all(s > 0 for s in shape)  # a SymInt's comparison guards: proxy-specialize, off by default
     all(x > 0 for x in xs)
     any(xs)

@@ -42,8 +42,8 @@ def sinks(t: TracedNumber, ts: list[TracedNumber], d: dict[TracedNumber, int], s
     if type(t) in (int, float):  # E: [proxy-isinstance] type() in against static number classes (int, float)
         pass
     type(x) is float
-    all(u > 0 for u in ts)  # E: [proxy-concretize] all() tests each item for truth: on dynamic number "TracedNumber"
-    any(ts)  # E: [proxy-concretize] any() tests each item for truth: on dynamic number "TracedNumber"
+    all(u > 0 for u in ts)  # E: [proxy-concretize] all() tests each item for truth, which for dynamic number "TracedNumber"
+    any(ts)  # E: [proxy-concretize] any() tests each item for truth, which for dynamic number "TracedNumber"
     t in d  # E: [proxy-concretize] dict key hashes dynamic number "TracedNumber"
     t in s  # E: [proxy-concretize] set member hashes dynamic number "TracedNumber"
     s.add(t)  # E: [proxy-concretize] set member hashes
