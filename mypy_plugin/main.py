@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from .checks.casts import CastChecker
     from .checks.comparisons import BooleanContexts
     from .checks.type_comparisons import TypeComparisons
-    from .checks.type_comparisons import TypeComparisons
     from .analysis.dynamic import DynamicClasses
     from .analysis.semanal import ReportedModules
 

@@ -13,7 +13,6 @@ from mypy.nodes import (
     ARG_POS,
     CallExpr,
     ComparisonExpr,
-    Context,
     Expression,
     ListExpr,
     MypyFile,
