@@ -40,6 +40,8 @@ class ProxyTypesConfig:
         "migrate_classes",
         "isinstance_functions",
         "audit_classes",
+        "guarded_number_classes",
+        "concretizing_functions",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -52,6 +54,10 @@ class ProxyTypesConfig:
         self.audit_classes: tuple[str, ...] = ()
         #: isinstance wrapper -> (index of the value argument, index of the classes argument)
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
+        #: Configured dynamic classes whose conversions install a guard, like torch's.
+        self.guarded_number_classes: tuple[str, ...] = ()
+        #: Helpers (thunder's ``pyval``) whose call reads a dynamic argument's value.
+        self.concretizing_functions: tuple[str, ...] = ()
         self._exempt: dict[str, bool] = {}
         if not config_file:
             return
@@ -60,6 +66,7 @@ class ProxyTypesConfig:
                 self._read_toml(config_file)
             else:
                 self._read_ini(config_file)
+            self._check_guarded_classes()
         except Exception as error:
             # Imported on failure only: the runtime package would cost every mypy run
             # its import time (see number_table.py).
@@ -101,16 +108,17 @@ class ProxyTypesConfig:
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
         names = self._name_list(key, value, from_ini=from_ini)
-        if key in ("dynamic_number_classes", "migrate_classes", "audit_classes"):
+        if key in ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
+                   "audit_classes"):
             for name in names:
                 if not re.match(_DOTTED_NAME, name):
                     self._fail(errors.config_not_a_class_name(key, name))
-            if key == "migrate_classes":
-                self.migrate_classes = tuple(names)
-            elif key == "audit_classes":
-                self.audit_classes = tuple(names)
-            else:
-                self.dynamic_number_classes = tuple(names)
+            setattr(self, key, tuple(names))
+        elif key == "concretizing_functions":
+            for name in names:
+                if not re.match(_DOTTED_NAME, name):
+                    self._fail(errors.config_not_a_function_name(key, name))
+            self.concretizing_functions = tuple(names)
         elif key == "isinstance_functions":
             self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
@@ -118,6 +126,13 @@ class ProxyTypesConfig:
                 if not re.match(_MODULE_PATTERN, name):
                     self._fail(errors.config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
+
+    def _check_guarded_classes(self) -> None:
+        # After every key is read: the settings may come in any order.
+        dynamic = set(self.dynamic_number_classes) | set(self.migrate_classes)
+        for name in self.guarded_number_classes:
+            if name not in dynamic:
+                self._fail(errors.config_guarded_not_dynamic(name))
 
     def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
         match = re.match(_ISINSTANCE_FUNCTION, entry)
@@ -171,6 +186,8 @@ class ProxyTypesConfig:
                 f"{name}:{value}:{classes}"
                 for name, (value, classes) in self.isinstance_functions.items()
             ),
+            "guarded_number_classes": sorted(self.guarded_number_classes),
+            "concretizing_functions": sorted(self.concretizing_functions),
         }
 
     def fingerprint(self) -> str:

@@ -25,6 +25,11 @@ CONVERSION = "conversion"  # float(p), math.sqrt(p), xs[p]
 CONDITION = "condition"  # a comparison with a dynamic operand tested for truth
 BOOL_CONDITION = "bool-condition"  # `if flag:` on a dynamic bool parameter
 CAST = "cast"  # typing.cast() of a dynamic number to a static type
+ITEMS_TRUTH = "items-truth"  # all()/any() over dynamic numbers or their comparisons
+CONCRETIZING_CALL = "concretizing-call"  # a concretizing_functions helper such as pyval(p)
+HASHING = "hashing"  # a dynamic number as dict key or set member
+FORMAT_SPEC = "format-spec"  # f"{p:.2f}", "{:d}".format(p), format(p, "d")
+TYPE_COMPARISON = "type-comparison"  # type(x) is int, type(x) in (int, float)
 STATIC_AND_DYNAMIC_BASES = "static-and-dynamic-bases"
 LEGACY_STATIC_BASE = "legacy-static-base"
 ABC_REGISTER = "abc-register"
@@ -33,7 +38,8 @@ CONFIG_NO_SUCH_CLASS = "config-no-such-class"
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
-    BOOL_CONDITION, CAST, STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
+    BOOL_CONDITION, CAST, ITEMS_TRUTH, CONCRETIZING_CALL, HASHING, FORMAT_SPEC, TYPE_COMPARISON,
+    STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS,
 )
 

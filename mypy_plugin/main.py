@@ -29,10 +29,16 @@ from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
+    DISPLAY_FUNCTIONS,
     DYNAMIC_BOOL_CLASSES,
+    HASHING_METHODS,
     INDEXING_METHODS,
+    INDEXING_OPERATION,
     ISINSTANCE_FUNCTIONS,
+    ITEMS_TRUTH_FUNCTIONS,
     STATIC_NUMBER_CLASSES,
+    STR_FORMAT_METHOD,
+    TYPE_FUNCTION,
     concretizing_operation,
     is_comparison_method,
 )
@@ -44,8 +50,15 @@ if TYPE_CHECKING:
     from .checks.bare_conditions import BareConditionChecker
     from .checks.casts import CastChecker
     from .checks.comparisons import BooleanContexts
+    from .checks.type_comparisons import TypeComparisons
     from .analysis.dynamic import DynamicClasses
     from .analysis.semanal import ReportedModules
+
+#: Functions (and mypy's made-up display functions) whose calls may use a dynamic number
+#: as a static one; ``concretizing_functions`` adds the configured helpers.
+_SINK_FUNCTIONS: frozenset[str] = (
+    frozenset(DISPLAY_FUNCTIONS) | frozenset(ITEMS_TRUTH_FUNCTIONS) | {TYPE_FUNCTION}
+)
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
@@ -158,13 +171,20 @@ class ProxyTypesPlugin(Plugin):
     def dynamic(self) -> DynamicClasses:
         from .analysis.dynamic import DynamicClasses
 
-        return DynamicClasses(self.dynamic_fullnames)
+        return DynamicClasses(self.dynamic_fullnames,
+                              guarded=frozenset(self.config.guarded_number_classes))
 
     @cached_property
     def boolean_contexts(self) -> BooleanContexts:
         from .checks.comparisons import BooleanContexts
 
         return BooleanContexts()
+
+    @cached_property
+    def type_comparisons(self) -> TypeComparisons:
+        from .checks.type_comparisons import TypeComparisons
+
+        return TypeComparisons()
 
     @cached_property
     def reported_modules(self) -> ReportedModules:
@@ -198,6 +218,8 @@ class ProxyTypesPlugin(Plugin):
     # -- checker hooks ------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname in _SINK_FUNCTIONS or fullname in self.config.concretizing_functions:
+            return self._sink_function_hook(fullname)
         function = ISINSTANCE_FUNCTIONS.get(fullname)
         positions = (0, 1)
         if function is None and fullname in self.config.isinstance_functions:
@@ -217,6 +239,43 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_return)
 
+    def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
+        """The hook of a call that may use a dynamic number as a static one."""
+        check: Callable[[FunctionContext], None]
+        if fullname == TYPE_FUNCTION:
+            from .checks import type_comparisons
+
+            comparisons = self.type_comparisons
+
+            def check(ctx: FunctionContext) -> None:
+                type_comparisons.check_type_call(ctx, self.config, self.dynamic, comparisons)
+        elif fullname in ITEMS_TRUTH_FUNCTIONS:
+            from .checks import items_truth
+
+            shown = ITEMS_TRUTH_FUNCTIONS[fullname]
+
+            def check(ctx: FunctionContext) -> None:
+                items_truth.check_items_truth(ctx, shown, self.config, self.dynamic)
+        elif fullname in DISPLAY_FUNCTIONS:
+            from .checks import hashing
+
+            operation = DISPLAY_FUNCTIONS[fullname]
+
+            def check(ctx: FunctionContext) -> None:
+                hashing.check_display(ctx, fullname, operation, self.config, self.dynamic)
+        else:
+            from .checks import concretizing_calls
+
+            def check(ctx: FunctionContext) -> None:
+                concretizing_calls.check_concretizing_call(ctx, fullname, self.config,
+                                                           self.dynamic)
+
+        def hook(ctx: FunctionContext) -> Type:
+            check(ctx)
+            return ctx.default_return_type
+
+        return _never_crash(hook, _default_return)
+
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
@@ -226,7 +285,8 @@ class ProxyTypesPlugin(Plugin):
         from .checks import conversions
 
         def check(ctx: FunctionSigContext) -> FunctionLike:
-            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
+                                                fullname)
 
         return _never_crash(check, _default_signature)
 
@@ -239,11 +299,30 @@ class ProxyTypesPlugin(Plugin):
         from .checks import conversions
 
         def check(ctx: MethodSigContext) -> FunctionLike:
-            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
+                                                INDEXING_OPERATION)
 
         return _never_crash(check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname in HASHING_METHODS:
+            from .checks import hashing
+
+            operation = HASHING_METHODS[fullname]
+
+            def check_hashing(ctx: MethodContext) -> Type:
+                hashing.check_hashing_method(ctx, operation, self.config, self.dynamic)
+                return ctx.default_return_type
+
+            return _never_crash(check_hashing, _default_return)
+        if fullname == STR_FORMAT_METHOD:
+            from .checks import format_specs
+
+            def check_format(ctx: MethodContext) -> Type:
+                format_specs.check_str_format(ctx, self.config, self.dynamic)
+                return ctx.default_return_type
+
+            return _never_crash(check_format, _default_return)
         if fullname in ABC_REGISTER_METHODS:
             from .checks import bases
 

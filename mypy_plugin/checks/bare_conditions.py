@@ -44,7 +44,7 @@ from mypy.types import Type
 from ..number_table import table as _table
 
 from .. import errors
-from ..constants import DYNAMIC_BOOL_CLASSES
+from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
 from .comparisons import also_truth_tested, truth_tested_by
 from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
 from ..analysis.imports import names_bound_by
@@ -85,10 +85,14 @@ class BareConditionChecker:
         parameter = _parameter_annotated_by(function, ctx)
         if parameter is None or parameter in _names_bound_in(function):
             return
+        outcome = _table.outcome(TRUTH_TEST_OPERATION, _table.dynamic_kind(fullname), "bool")
+        if errors.code_of(outcome) is None:
+            return
         for condition in _tested_expressions(function):
             if isinstance(condition, NameExpr) and condition.name == parameter:
                 errors.dynamic_bool_condition(
-                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname]
+                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname],
+                    outcome=outcome,
                 )
 
 

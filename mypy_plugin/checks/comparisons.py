@@ -35,6 +35,8 @@ from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses
 from ..analysis.walk import everywhere, walk
+from ..constants import TRUTH_TEST_OPERATION
+from .severity import outcome_of
 
 Span = tuple[int, int, int, int]
 
@@ -151,10 +153,14 @@ def check_comparison(
     tree = current_file(ctx.api)
     if tree is None or gets_no_reports(ctx.api, config):
         return
-    found = dynamic.class_name(ctx.type)
+    found = dynamic.describe(ctx.type)
     for arg_types in ctx.arg_types:
         for arg_type in arg_types:
-            found = found or dynamic.class_name(arg_type)
+            found = found or dynamic.describe(arg_type)
     if found is None or not contexts.is_tested(tree, ctx.context):
         return
-    errors.dynamic_condition(ctx.api, ctx.context, found)
+    # A comparison's result stands for a bool, whatever the operands are.
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.code_of(outcome) is not None:
+        errors.dynamic_condition(ctx.api, ctx.context, found.name, outcome=outcome,
+                                 reason=found.reason)

@@ -22,7 +22,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     "proxy-isinstance": Explanation(
         meaning=(
             "An isinstance() or issubclass() check against int, float, complex, bool or a "
-            "numbers ABC sees a value that may be a dynamic number (a proxy_types proxy, "
+            "numbers ABC, or a test such as type(x) is int or type(x) in (int, float), sees a "
+            "value that may be a dynamic number (a proxy_types proxy, "
             "torch.SymInt, ...). Dynamic numbers are deliberately not instances of those "
             "classes, so the check sends them down the 'not a number' branch; if the proxy "
             "did pass, a tracing compiler would bake its traced value in as a constant."
@@ -51,9 +52,13 @@ EXPLANATIONS: dict[str, Explanation] = {
     "proxy-concretize": Explanation(
         meaning=(
             "A dynamic number is turned into a plain Python value implicitly: float(p), "
-            "int(p), round(p), math.sqrt(p), indexing with p, or branching on a comparison "
-            "such as `if n >= 0:`. Under tracing this specializes the program on the value "
-            "seen at trace time, and the result is silently wrong for other inputs."
+            "int(p), round(p), math.sqrt(p), indexing with p, branching on a comparison "
+            "such as `if n >= 0:` or all(s > 0 for s in sizes), using p as a dict key or set "
+            "member, formatting it with a spec (f'{p:.2f}'), or passing it to a helper listed "
+            "in concretizing_functions (thunder's pyval). Under tracing this fails (proxy_types' "
+            "proxies raise) or bakes in the value seen at trace time, and the result is "
+            "silently wrong for other inputs. Where the class guards instead (torch's Sym "
+            "types), the finding is proxy-specialize."
         ),
         wrong=(
             "import math\n"
@@ -132,6 +137,33 @@ EXPLANATIONS: dict[str, Explanation] = {
             "\n"
             "def width(n: torch.SymInt) -> int:\n"
             "    return to_static(n)  # recorded: the trace knows it depends on n\n"
+        ),
+    ),
+    "proxy-specialize": Explanation(
+        meaning=(
+            "A dynamic number that guards, torch.SymInt/SymFloat/SymBool or a class listed in "
+            "guarded_number_classes, is converted (int(n), xs[n], math.sqrt(f)) or branched on "
+            "(if n > 0:, all(s > 0 for s in shape)). That is sound: torch records a guard and "
+            "recompiles when it fails. But the program is specialized on the traced value, "
+            "which costs recompilations, or a data-dependent error on an unbacked symbol. "
+            "Operations torch keeps symbolic (round, math.floor/ceil/trunc of a SymFloat) are "
+            "not reported. Off by default: enable it with enable_error_code = "
+            "proxy-specialize (mypy 2.0+), or with the comment "
+            '# mypy: enable-error-code="proxy-specialize" at the top of a file (any version).'
+        ),
+        wrong=(
+            "import torch\n"
+            "\n"
+            "def padding(n: torch.SymInt, multiple: int) -> int:\n"
+            "    if n % multiple == 0:  # guard: the graph only serves this branch\n"
+            "        return 0\n"
+            "    return multiple - int(n % multiple)  # guard: int() pins the value\n"
+        ),
+        right=(
+            "import torch\n"
+            "\n"
+            "def padding(n: torch.SymInt, multiple: int) -> torch.SymInt:\n"
+            "    return (multiple - n % multiple) % multiple  # stays symbolic: no guard\n"
         ),
     ),
     "truthy-bool": Explanation(

@@ -111,6 +111,8 @@ GROUPS = {
     "pyproject": "pyproject.toml",
     "migrate": "mypy.ini",
     "migrate_relaxed": "mypy.ini",
+    "specialize": "mypy.ini",
+    "guarded": "mypy.ini",
 }
 
 
@@ -129,7 +131,7 @@ def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_case_files(group: str, mypy_cache_dir: Path) -> None:
-    if group == "default":
+    if group in ("default", "specialize"):
         pytest.importorskip("torch")
     stdout, stderr, _ = run_mypy(group, mypy_cache_dir)
     assert "Traceback" not in stderr + stdout
@@ -245,6 +247,15 @@ BAD_CONFIGS = [
      'isinstance_functions: "pkg.check:1:1" uses argument 1 for both the value and the classes'),
     ("pyproject.toml", "[tool.proxy_types]\nisinstance_functions = ['pkg.check:a:b']\n",
      'isinstance_functions: "pkg.check:a:b" is not pkg.mod.function'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nguarded_number_classes = pkg.Guarded\n"
+     "dynamic_number_classes = pkg.Other\n",
+     'guarded_number_classes: "pkg.Guarded" is not listed in dynamic_number_classes'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nguarded_number_classes = Guarded\n",
+     'guarded_number_classes: "Guarded" is not a fully qualified class name'),
+    ("pyproject.toml", "[tool.proxy_types]\nguarded_number_classes = 'pkg.A'\n",
+     "guarded_number_classes: expected a list of strings, got 'pkg.A'"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nconcretizing_functions = pyval\n",
+     'concretizing_functions: "pyval" is not a fully qualified function name'),
 ]
 
 
@@ -273,8 +284,9 @@ def test_bad_config_is_one_line_and_exit_2(
 def test_good_config_is_accepted(tmp_path: Path) -> None:
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = mypy_plugin\n[mypy.plugins.proxy_types]\n"
-                      "strict_isinstance = yes\ndynamic_number_classes = a.B\n"
-                      "exempt_modules = pkg.*\n")
+                      "strict_isinstance = yes\nguarded_number_classes = a.B\n"
+                      "dynamic_number_classes = a.B, a.C\nexempt_modules = pkg.*\n"
+                      "concretizing_functions = a.pyval\n")
     (tmp_path / "sample.py").write_text("x = 1\n")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
@@ -311,7 +323,7 @@ def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
 OLDEST_MYPY = "1.11.2"  # keep equal to the lower bound of mypy in setup.cfg
 # Groups that need neither torch nor a plugin code in `disable_error_code`
 # (mypy < 2.0 validates that setting before plugins load; docs/plugin.md says so).
-OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed")
+OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed", "guarded")
 
 
 @pytest.fixture(scope="session")

@@ -61,7 +61,8 @@ def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy
     if isinstance(s, (int, float)):  # E: [proxy-isinstance] legacy proxy "SubFloat" only through its legacy base "float"
         takes_float(s)  # E: [arg-type] incompatible type "SubFloat"
     if isinstance(i, numbers.Integral):  # E: [proxy-isinstance] (numbers.Integral) is True at runtime for legacy proxy "IntegerProxy" only through its legacy base "int"
-        math.floor(i)  # E: [proxy-concretize] math.floor() turns dynamic number "IntegerProxy"
+        float(i)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"
+        math.floor(i)  # a configured class's floor stays symbolic (proxy_types/_table.py)
     if isinstance(u, int | float):  # E: [proxy-isinstance] legacy proxy "FloatProxy"
         takes_float(u)  # E: [arg-type] incompatible type "FloatProxy"; expected "float"
     isinstance(p, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "FloatProxy"
