@@ -31,6 +31,7 @@ plugins = mypy_plugin
 migrate_classes = kinds_lib.Legacy
 strict_isinstance = true
 dynamic_number_classes = kinds_lib.make_proxy, kinds_lib.Nope
+concretizing_functions = kinds_lib.pyval
 """
 
 LIB = """\
@@ -49,6 +50,10 @@ def make_proxy() -> float:
     return 1.0
 
 
+def pyval(x: object) -> object:
+    return x
+
+
 class Both(FloatProxy, float):
     pass
 
@@ -63,7 +68,7 @@ from typing import cast
 
 from proxy_types import BoolProxy, FloatProxy, IntegerProxy
 
-from kinds_lib import Legacy
+from kinds_lib import Legacy, pyval
 
 
 def isinstance_check(x: float | FloatProxy) -> bool:
@@ -96,6 +101,33 @@ def bool_condition(flag: BoolProxy) -> int:
 
 def casted(p: FloatProxy) -> float:
     return cast(float, p)
+
+
+def items(sizes: list[IntegerProxy]) -> bool:
+    return all(s > 0 for s in sizes)
+
+
+def read(p: FloatProxy) -> object:
+    return pyval(p)
+
+
+def keyed(p: FloatProxy) -> dict[FloatProxy, int]:
+    return {p: 1}
+
+
+def formatted(p: FloatProxy) -> str:
+    return f"{p:.2f}"
+"""
+
+# In a module of its own, run by the round-trip tests only.
+TYPE_CASES = """\
+from __future__ import annotations
+
+from proxy_types import FloatProxy
+
+
+def exact_type(x: float | FloatProxy) -> bool:
+    return type(x) is float
 """
 
 # What fix does with each kind: a rewrite, or the start of the reason it gives.
@@ -107,6 +139,11 @@ PLANNED = {
     findings.CONDITION: "a condition needs a decision",
     findings.BOOL_CONDITION: "a condition needs a decision",
     findings.CAST: "cast() hides a dynamic number",
+    findings.ITEMS_TRUTH: "a condition needs a decision",
+    findings.CONCRETIZING_CALL: "a concretizing_functions helper",
+    findings.HASHING: "a dynamic number as a key",
+    findings.FORMAT_SPEC: "a format spec needs the value",
+    findings.TYPE_COMPARISON: "a type() comparison",
     findings.STATIC_AND_DYNAMIC_BASES: "a class definition",
     findings.LEGACY_STATIC_BASE: "a legacy proxy class",
     findings.ABC_REGISTER: "replace the ABC registration",
@@ -115,16 +152,18 @@ PLANNED = {
 }
 
 
-def make_project(directory: Path) -> Path:
+def make_project(directory: Path, *, every_kind: bool = False) -> Path:
     (directory / "mypy.ini").write_text(CONFIG, encoding="utf-8")
     (directory / "kinds_lib.py").write_text(LIB, encoding="utf-8")
     (directory / "kinds_cases.py").write_text(CASES, encoding="utf-8")
+    if every_kind:
+        (directory / "kinds_types.py").write_text(TYPE_CASES, encoding="utf-8")
     return directory
 
 
 @pytest.fixture(scope="module")
 def document(tmp_path_factory: pytest.TempPathFactory, run_cli: RunCli) -> tuple[Path, Any]:
-    project = make_project(tmp_path_factory.mktemp("kinds"))
+    project = make_project(tmp_path_factory.mktemp("kinds"), every_kind=True)
     result = run_cli("check", "--format", "json", ".", cwd=project)
     assert result.returncode == 1, result.stderr
     return project, json.loads(result.stdout)

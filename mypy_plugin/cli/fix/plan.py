@@ -49,6 +49,16 @@ BUILTIN_NUMBER_NAMES = ("bool", "int", "float", "complex")
 # Kinds of report without an automatic rewrite, with what to do instead.
 LEFT_FOR_A_HUMAN = {
     findings.CAST: "cast() hides a dynamic number: use to_static() or cast to NumberLike by hand",
+    findings.ITEMS_TRUTH: "a condition needs a decision for each item: check(...) to record "
+                          "it, or to_static(...) to specialize on it",
+    findings.CONCRETIZING_CALL: "a concretizing_functions helper reads the value: keep it "
+                                "dynamic, or convert it with to_static() by hand",
+    findings.HASHING: "a dynamic number as a key or set member: key by something static, or "
+                      "use to_static() by hand",
+    findings.FORMAT_SPEC: "a format spec needs the value: format to_static(x) by hand, or drop "
+                          "the spec to show the name",
+    findings.TYPE_COMPARISON: "a type() comparison: use is_static_number() / "
+                              "is_dynamic_number() by hand",
     findings.STATIC_AND_DYNAMIC_BASES: "a class definition: drop the static base and use "
                                        "register_dynamic_type() by hand",
     findings.LEGACY_STATIC_BASE: "a legacy proxy class: remove its builtin base to finish "
