@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from mypy.nodes import Argument, Block, Expression, Node, Statement
+import sys
+
+from mypy.nodes import Argument, Block, ClassDef, Expression, Node, OverloadedFuncDef, Statement
 from mypy.patterns import Pattern
 
 
@@ -62,3 +64,21 @@ def _child_attributes(cls: type) -> list[str]:
         name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
     ]
     return [name for name in names if not name.startswith("_") and name not in _NOT_CHILDREN]
+
+
+def line_range(statement: Statement) -> tuple[int, int]:
+    """First and last line of a top-level statement, decorators included.
+
+    A statement without an end line is taken to run to the end of the file.
+    """
+    if isinstance(statement, OverloadedFuncDef) and statement.items:
+        parts: list[Statement] = [*statement.items]
+        if statement.impl is not None:
+            parts.append(statement.impl)
+        ranges = [line_range(part) for part in parts]
+        return min(first for first, _ in ranges), max(last for _, last in ranges)
+    first = statement.line
+    if isinstance(statement, ClassDef) and statement.decorators:
+        first = min(first, *(decorator.line for decorator in statement.decorators))
+    last = statement.end_line if statement.end_line is not None else sys.maxsize
+    return first, last

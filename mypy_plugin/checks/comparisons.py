@@ -8,10 +8,8 @@ report the comparison if it stands at one of those spans.
 
 from __future__ import annotations
 
-import sys
 
 from mypy.nodes import (
-    ClassDef,
     Node,
     Statement,
     AssertStmt,
@@ -24,7 +22,6 @@ from mypy.nodes import (
     MatchStmt,
     MypyFile,
     OpExpr,
-    OverloadedFuncDef,
     UnaryExpr,
     WhileStmt,
 )
@@ -34,7 +31,7 @@ from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses
-from ..analysis.walk import everywhere, walk
+from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
 from .severity import outcome_of
 
@@ -84,31 +81,13 @@ def span_of(node: Context) -> Span:
     return (node.line, node.column, node.end_line or -1, node.end_column or -1)
 
 
-def _line_range(statement: Statement) -> tuple[int, int]:
-    """First and last line of a top-level statement, decorators included.
-
-    A statement without an end line is taken to run to the end of the file.
-    """
-    if isinstance(statement, OverloadedFuncDef) and statement.items:
-        parts: list[Statement] = [*statement.items]
-        if statement.impl is not None:
-            parts.append(statement.impl)
-        ranges = [_line_range(part) for part in parts]
-        return min(first for first, _ in ranges), max(last for _, last in ranges)
-    first = statement.line
-    if isinstance(statement, ClassDef) and statement.decorators:
-        first = min(first, *(decorator.line for decorator in statement.decorators))
-    last = statement.end_line if statement.end_line is not None else sys.maxsize
-    return first, last
-
-
 class _ModuleContexts:
     """One module's top-level statements with the spans found in each, walked on demand."""
 
     def __init__(self, tree: MypyFile, fingerprint: int) -> None:
         self.tree = tree
         self.fingerprint = fingerprint
-        self.ranges = [_line_range(statement) for statement in tree.defs]
+        self.ranges = [line_range(statement) for statement in tree.defs]
         self._spans: dict[int, frozenset[Span]] = {}
 
     def statement_spans(self, index: int) -> frozenset[Span]:

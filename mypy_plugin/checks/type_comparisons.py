@@ -16,7 +16,6 @@ from mypy.nodes import (
     Expression,
     ListExpr,
     MypyFile,
-    Node,
     SetExpr,
     TupleExpr,
 )
@@ -26,15 +25,14 @@ from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..config import ProxyTypesConfig
+from ..analysis.walk import everywhere, line_range, walk
 from ..constants import STATIC_NUMBER_CLASSES
-from .comparisons import _children, _line_range
 from .isinstance_calls import _is_dynamic_class, checked_classes
 from .severity import python_type_of_value
 
 #: Comparison operators that test a type's identity, and those that test membership.
 _IDENTITY = frozenset({"is", "is not", "==", "!="})
 _MEMBERSHIP = frozenset({"in", "not in"})
-_NOT_CHILDREN = frozenset({"node", "info", "original_def", "impl", "def_or_infer_vars"})
 
 
 class _Comparisons:
@@ -47,7 +45,7 @@ class _Comparisons:
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
         self.statement_count = len(tree.defs)
-        self.ranges = [_line_range(statement) for statement in tree.defs]
+        self.ranges = [line_range(statement) for statement in tree.defs]
         self._walked: set[int] = set()
         #: id of a call -> (the comparison, its operator, the other operand)
         self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
@@ -60,16 +58,9 @@ class _Comparisons:
 
     def _walk(self, index: int) -> None:
         self._walked.add(index)
-        pending: list[Node] = [self.tree.defs[index]]
-        seen: set[int] = set()
-        while pending:
-            current = pending.pop()
-            if id(current) in seen:
-                continue
-            seen.add(id(current))
-            if isinstance(current, ComparisonExpr):
-                self._index(current)
-            pending.extend(_children(current, _NOT_CHILDREN))
+        for node in walk(self.tree.defs[index], everywhere):
+            if isinstance(node, ComparisonExpr):
+                self._index(node)
 
     def _index(self, comparison: ComparisonExpr) -> None:
         operands = comparison.operands
