@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 
 from mypy.errorcodes import ErrorCode
@@ -14,7 +12,7 @@ from mypy.plugin import (
     TypeAnalyzerPluginInterface,
 )
 
-from . import findings
+from . import findings, reporting
 from ._mypy_compat import AnyPluginInterface, current_path
 from .findings import Report
 
@@ -48,8 +46,14 @@ PROXY_CAST = ErrorCode(
     CATEGORY,
 )
 
+PROXY_INTERNAL = ErrorCode(
+    "proxy-internal",
+    "a check of the plugin failed on this code; its findings here may be missing",
+    CATEGORY,
+)
+
 ALL_CODES: tuple[ErrorCode, ...] = (
-    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST
+    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_INTERNAL
 )
 
 
@@ -117,6 +121,15 @@ def render(report: Report) -> str:
         module, _, attribute = subject.rpartition(".")
         return (f'{config_file}: {setting} entry "{subject}": no such class in module "{module}" '
                 f'(module has no attribute "{attribute}"); check the spelling')
+    if kind == findings.UNRESOLVED_MODULE:
+        return (f'Cannot find module "{subject}", which defines dynamic number classes '
+                f"({classes}): mypy sees them as Any here and the proxy checks stay silent; "
+                "install it where mypy runs (for an editable install use a non-editable one or "
+                "editable_mode=compat), or add its directory to MYPYPATH")
+    if kind == findings.INTERNAL_ERROR:
+        where, exception = report.extra
+        return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
+                "findings of this check may be missing (PROXY_TYPES_DEBUG=1 raises it)")
     raise ValueError(f"no message for report kind {kind!r}")
 
 
@@ -124,11 +137,14 @@ _CODES = {code.code: code for code in ALL_CODES}
 
 
 def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
-    """Render ``report``, report it to mypy at ``context`` and keep it for collectors."""
+    """Render ``report``, report it to mypy at ``context`` and keep it for collectors.
+
+    Never through mypy's trial checks (overloads, lambdas, operators): see
+    :mod:`.reporting`, which also reports each finding once.
+    """
     located = replace(report, file=current_path(api), line=context.line,
                       column=context.column, message=render(report))
-    api.fail(located.message, context, code=_CODES[report.code])
-    findings.keep(located)
+    reporting.deliver(api, context, located, _CODES[report.code])
 
 
 # -- the reports, one function per kind ----------------------------------------
@@ -170,31 +186,7 @@ def implicit_conversion(
 
 def dynamic_condition(api: CheckerPluginInterface, context: Context, dynamic: str) -> None:
     """proxy-concretize: a comparison of a dynamic number used as a condition."""
-    with _past_speculative_checks(api):
-        emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONDITION, dynamic,
-                                  "condition"))
-
-
-@contextmanager
-def _past_speculative_checks(api: CheckerPluginInterface) -> Iterator[None]:
-    """Let an error through mypy's trial checks of an operator.
-
-    mypy first checks ``a < b`` with errors filtered and, if any error appears,
-    re-checks it operand by operand (adding "Left operand is of type" notes, or
-    losing the error for ``3 < n`` with ``n: int | SymInt``).  The comparison is
-    a concretization however mypy resolves it, so the report skips the filters.
-    """
-    mypy_errors = getattr(api.msg, "errors", None)
-    watchers = getattr(mypy_errors, "_watchers", None)
-    if not isinstance(watchers, list):
-        yield
-        return
-    saved = list(watchers)
-    watchers.clear()
-    try:
-        yield
-    finally:
-        watchers[:] = saved
+    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONDITION, dynamic, "condition"))
 
 
 def static_and_dynamic_bases(
@@ -267,6 +259,22 @@ def no_such_class(
     """proxy-config: a configured class's module is in the build but lacks the name."""
     emit(api, context, Report(PROXY_CONFIG.code, findings.CONFIG_NO_SUCH_CLASS, subject=name,
                               extra=(config_file, setting)))
+
+
+def unresolved_module(
+    api: AnyPluginInterface, context: Context, module: str, classes: tuple[str, ...]
+) -> None:
+    """proxy-config: checked code imports a module defining dynamic classes mypy cannot find."""
+    emit(api, context, Report(PROXY_CONFIG.code, findings.UNRESOLVED_MODULE, classes=classes,
+                              subject=module))
+
+
+def internal_error(
+    api: AnyPluginInterface, context: Context, check: str, where: str, exception: str
+) -> None:
+    """proxy-internal: a check raised; what it would have found here may be missing."""
+    emit(api, context, Report(PROXY_INTERNAL.code, findings.INTERNAL_ERROR, subject=check,
+                              extra=(where, exception)))
 
 
 # -- configuration problems: one line each, exit status 2 ---------------------

@@ -32,6 +32,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import MethodContext
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
@@ -99,14 +100,7 @@ def also_truth_tested(expr: Expression) -> list[Expression]:
 
 
 def _attribute_names(cls: type) -> list[str]:
-    compiled = getattr(cls, "__mypyc_attrs__", None)
-    if compiled is not None:
-        return [name for name in compiled if not name.startswith("_")]
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else list(slots)
-    return [name for name in names if not name.startswith("_")]
+    return [name for name in compat.node_attributes(cls) if not name.startswith("_")]
 
 
 _TREE_NODES = (Statement, Expression, Block, Argument)
