@@ -183,11 +183,18 @@ class ProxyTypesPlugin(Plugin):
         from .analysis.imports import MissingModules
 
         self.missing_modules = MissingModules(self.dynamic_fullnames)
-        if "mypy.dmypy_server" in sys.modules:
-            # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
-            # on report_config_data instead, which keeps the cache of installed
-            # libraries (torch) valid across settings changes.
-            _fold_config_into_version(self.config.fingerprint())
+        # mypy's cache follows the plugin's code: its version carries a hash of the
+        # sources.  dmypy: a changed version also restarts the daemon, so the settings'
+        # hash goes in too.  Plain mypy relies on report_config_data for settings
+        # instead, which keeps the cache of installed libraries (torch) valid.
+        from .source_version import plugin_version
+
+        daemon = "mypy.dmypy_server" in sys.modules
+        import mypy_plugin
+
+        compat.set_plugin_version(plugin_version(
+            mypy_plugin.__version__.split("+")[0], options.cache_dir,
+            self.config.fingerprint() if daemon else None))
         # The class's lookup methods stay the reference; these shadow them per instance.
         for name in _NAME_ONLY_LOOKUPS:
             setattr(self, name, _AnswersByName(getattr(self, name)).__getitem__)
@@ -536,11 +543,3 @@ _KIND_NAMES = {
     "MypyFile": "module",
 }
 
-
-def _fold_config_into_version(fingerprint: str) -> None:
-    # mypy snapshots the entry module's __version__ right after constructing the
-    # plugin; dmypy restarts when the snapshot changes.
-    import mypy_plugin
-
-    base = mypy_plugin.__version__.split("+")[0]
-    mypy_plugin.__version__ = f"{base}+config.{fingerprint}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mypy.nodes import Context
 from mypy.plugin import FunctionSigContext, MethodSigContext
-from mypy.types import AnyType, CallableType, Type, TypeOfAny
+from mypy.types import CallableType
 
 from .. import errors
 from ..analysis.context import gets_no_reports
@@ -20,15 +20,13 @@ def check_conversion(
 ) -> CallableType:
     """Report dynamic arguments of a concretizing call.
 
-    The reported parameters are widened to ``Any`` so mypy does not add a second,
-    vaguer error (such as "no overload matches") at the same place.
+    The signature stays mypy's own: the plugin never changes what mypy infers or
+    reports, so where the stubs give a proxy no conversion (``float()`` of an
+    ``IntegerProxy``) mypy's own arg-type error stands next to the report.
     """
     signature = ctx.default_signature
     if gets_no_reports(ctx.api, config):
-        # Also leaves the signature as plain mypy has it in installed libraries.
         return signature
-    arg_types: list[Type] = list(signature.arg_types)
-    changed = False
     for formal, actuals in enumerate(ctx.args):
         if isinstance(ctx, MethodSigContext) and formal > 0:
             break  # only the index of xs[i] = v is converted, never the value
@@ -38,7 +36,4 @@ def check_conversion(
                 continue
             context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
             errors.implicit_conversion(ctx.api, context, operation, found.name)
-            if formal < len(arg_types):
-                arg_types[formal] = AnyType(TypeOfAny.special_form)
-                changed = True
-    return signature.copy_modified(arg_types=arg_types) if changed else signature
+    return signature

@@ -53,7 +53,7 @@ def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy
     if isinstance(s, (int, float)):  # E: [proxy-isinstance] legacy proxy "SubFloat" only through its legacy base "float"
         takes_float(s)  # E: [arg-type] incompatible type "SubFloat"
     if isinstance(i, numbers.Integral):  # E: [proxy-isinstance] (numbers.Integral) is True at runtime for legacy proxy "IntegerProxy" only through its legacy base "int"
-        math.floor(i)  # E: [proxy-concretize] math.floor() turns dynamic number "IntegerProxy"
+        math.floor(i)  # E: [proxy-concretize] math.floor() turns dynamic number "IntegerProxy"  # E: [call-overload] No overload variant of "floor" matches argument type "Intege
     if isinstance(u, int | float):  # E: [proxy-isinstance] legacy proxy "FloatProxy"
         takes_float(u)  # E: [arg-type] incompatible type "FloatProxy"; expected "float"
     isinstance(p, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "FloatProxy"
@@ -72,8 +72,8 @@ def abc_base(r: RealProxy, real: numbers.Real) -> None:
 
 def other_checks(p: FloatProxy, i: IntegerProxy, xs: list[int], ps: list[FloatProxy]) -> None:
     ps[0] = p
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"
-    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "FloatProxy"
+    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"  # E: [call-overload] No overload variant of "__getitem__" of "list" matches argum
     if p < 3.0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "FloatProxy"
         pass
 
