@@ -111,6 +111,7 @@ GROUPS = {
     "pyproject": "pyproject.toml",
     "migrate": "mypy.ini",
     "migrate_relaxed": "mypy.ini",
+    "trials": "mypy.ini",
 }
 
 
@@ -311,7 +312,7 @@ def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
 OLDEST_MYPY = "1.11.2"  # keep equal to the lower bound of mypy in setup.cfg
 # Groups that need neither torch nor a plugin code in `disable_error_code`
 # (mypy < 2.0 validates that setting before plugins load; docs/plugin.md says so).
-OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed")
+OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed", "trials")
 
 
 @pytest.fixture(scope="session")
