@@ -39,30 +39,34 @@ def without_plugin(config_text: str) -> str:
     return text
 
 
-def check(directory: Path, config_name: str, cache: Path) -> tuple[dict[TypeKey, list[str]],
-                                                                     list[str]]:
-    """Every expression type mypy inferred in ``directory``'s modules, and its error lines."""
-    files = sorted(path.name for path in directory.glob("*.py"))
+def check(directory: Path, config_name: str, cache: Path,
+          targets: list[str] | None = None) -> tuple[dict[TypeKey, list[str]], list[str]]:
+    """Every expression type mypy inferred in the checked modules, and its error lines.
+
+    ``targets`` default to the ``.py`` files of ``directory``.
+    """
+    if targets is None:
+        targets = sorted(path.name for path in directory.glob("*.py"))
     cwd = os.getcwd()
     os.chdir(directory)
     try:
         sources, options = process_options(
             ["--config-file", config_name, "--cache-dir", str(cache), "--show-column-numbers",
-             "--hide-error-context", *files])
+             "--hide-error-context", *targets])
         options.export_types = True
-        options.preserve_asts = True  # the trees, to find the case modules' expressions
+        options.preserve_asts = True  # the trees, to find the checked modules' expressions
         result = build.build(sources, options)
     finally:
         os.chdir(cwd)
     types: dict[TypeKey, list[str]] = {}
-    for name in files:
-        tree = result.graph[name[:-3]].tree
-        assert tree is not None
+    for source in sources:
+        tree = result.graph[source.module].tree
+        assert tree is not None, f"{source.module} came from the cache"
         nodes = [node for statement in tree.defs for node in walk(statement, lambda n: True)]
         for node in nodes:
             typ = result.types.get(node) if isinstance(node, Expression) else None
             if typ is not None:
-                key = (name, node.line, node.column, node.end_line or -1,
+                key = (source.module, node.line, node.column, node.end_line or -1,
                        node.end_column or -1, type(node).__name__)
                 types.setdefault(key, []).append(str(typ))
     return ({key: sorted(found) for key, found in types.items()},
@@ -143,3 +147,53 @@ def test_lambda_in_filter_reports_once_and_infers_as_without_plugin(
     assert errors[0].endswith("[proxy-isinstance]")
     assert [line for line in with_plugin if ": note:" in line] == plain
 
+
+
+# -- a real corpus from PyPI ------------------------------------------------------
+
+CORPUS = "mpmath==1.3.0"  # numeric, pure Python, untyped: strict mode reports inside it
+CORPUS_CONFIG = """\
+[mypy]
+{plugins}check_untyped_defs = True
+ignore_missing_imports = True
+follow_imports = silent
+
+[mypy.plugins.proxy_types]
+strict_isinstance = true
+dynamic_number_classes = mpmath.ctx_mp_python.mpf, mpmath.ctx_mp_python.mpc
+"""
+
+
+def download_corpus(directory: Path) -> Path:
+    """Unpack the corpus wheel from PyPI; skip the test if it cannot be downloaded."""
+    import subprocess
+    import sys
+    import zipfile
+
+    wheels = directory / "wheels"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+         CORPUS, "-d", str(wheels)], capture_output=True, text=True, timeout=300)
+    found = sorted(wheels.glob("mpmath-*.whl"))
+    if result.returncode != 0 or not found:
+        reason = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
+        pytest.skip(f"cannot download {CORPUS} from PyPI: {reason}")
+    project = directory / "project"
+    with zipfile.ZipFile(found[0]) as wheel:
+        wheel.extractall(project, [n for n in wheel.namelist() if n.startswith("mpmath/")])
+    return project
+
+
+@pytest.mark.network
+def test_a_real_numeric_package_is_inferred_the_same_with_the_plugin(tmp_path: Path) -> None:
+    project = download_corpus(tmp_path)
+    for name, plugins in (("with.ini", "plugins = mypy_plugin\n"), ("plain.ini", "")):
+        (project / name).write_text(CORPUS_CONFIG.format(plugins=plugins))
+    with_types, with_errors = check(project, "with.ini", tmp_path / "cache-with", ["mpmath"])
+    plain_types, plain_errors = check(project, "plain.ini", tmp_path / "cache-plain", ["mpmath"])
+    assert len(plain_types) > 100_000  # the whole package was checked
+    assert with_types == plain_types
+    reports = [line for line in with_errors if plugin_errors(line)]
+    assert reports, "strict mode should report isinstance() checks of untyped values"
+    assert not any("[proxy-internal]" in line for line in reports)
+    assert sorted(line for line in with_errors if not plugin_errors(line)) == sorted(plain_errors)
