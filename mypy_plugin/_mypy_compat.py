@@ -200,6 +200,13 @@ def errors_of(api: AnyPluginInterface) -> Errors:
     return errors
 
 
+def file_hidden(errors: Errors, file: str) -> bool:
+    """True if mypy discards the errors of ``file`` (installed library, silenced module)."""
+    if not AVAILABLE["hidden-module skipping"]:
+        return False
+    return file in errors.ignored_files
+
+
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:
     """The module the checker is in (``TypeChecker.tree``), or None without the feature."""
     if not AVAILABLE["module of the checked call"]:

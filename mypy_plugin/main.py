@@ -74,9 +74,8 @@ def _context_of(ctx: Any) -> Context:
 def _explained(error: Exception) -> str:
     """``ValueError: message (casts.py:42)``: the exception and where the plugin raised it."""
     message = " ".join(str(error).split())
-    frames = traceback.extract_tb(error.__traceback__)
-    ours = [frame for frame in frames if "mypy_plugin" in frame.filename] or frames
-    where = f" ({os.path.basename(ours[-1].filename)}:{ours[-1].lineno})" if ours else ""
+    frames = traceback.extract_tb(error.__traceback__)  # the last: where it was raised
+    where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
     return f"{type(error).__name__}: {message}{where}" if message else f"{type(error).__name__}{where}"
 
 
@@ -178,8 +177,9 @@ class ProxyTypesPlugin(Plugin):
         self._config_data = self.config.to_data()
         #: Every module of the build by name (set_modules); None before mypy sets it.
         self.build_modules: dict[str, MypyFile] | None = None
-        # Internal errors already reported: (check, exception and where it was raised).
-        self._internal_errors: set[tuple[str, str]] = set()
+        # Internal errors already reported: (check or lookup, exception and where it was
+        # raised, file).
+        self._internal_errors: set[tuple[str, str, str]] = set()
         from .analysis.imports import MissingModules
 
         self.missing_modules = MissingModules(self.dynamic_fullnames)
@@ -290,16 +290,19 @@ class ProxyTypesPlugin(Plugin):
         return hook
 
     def _internal_error(self, api: Any, context: Context, check: str, error: Exception) -> None:
-        """One proxy-internal line per distinct error: the check, the place, the exception."""
+        """One proxy-internal line per distinct error and file: the check, the place, the
+        exception.  None in files whose errors mypy hides (nobody would see it)."""
         explained = _explained(error)
-        if (check, explained) in self._internal_errors:
-            return
-        self._internal_errors.add((check, explained))
         from . import errors
 
         try:
-            where = f"{compat.current_path(api)}:{context.line}"
-            errors.internal_error(api, context, check, where, explained)
+            path = compat.current_path(api)
+            if compat.file_hidden(compat.errors_of(api), path):
+                return
+            if (check, explained, path) in self._internal_errors:
+                return
+            self._internal_errors.add((check, explained, path))
+            errors.internal_error(api, context, check, f"{path}:{context.line}", explained)
         except Exception as reporting_error:  # even reporting failed: mypy's stderr, once
             print(f"proxy-types: internal error in check {check!r}: {explained}; reporting it "
                   f"failed too: {_explained(reporting_error)}", file=sys.stderr)
@@ -308,8 +311,8 @@ class ProxyTypesPlugin(Plugin):
         if self.debug:
             raise error
         explained = _explained(error)
-        if (lookup, explained) not in self._internal_errors:
-            self._internal_errors.add((lookup, explained))
+        if (lookup, explained, "") not in self._internal_errors:
+            self._internal_errors.add((lookup, explained, ""))
             print(f"proxy-types: internal error in {lookup}({fullname!r}): {explained}; "
                   "checks of this name are off", file=sys.stderr)
 
