@@ -42,11 +42,11 @@ def version_tuple(version: str) -> tuple[int, ...]:
     """``(2, 4, 1)`` for ``"2.4.1"`` and ``"2.4.1+dev.abc"``; non-numeric parts end it."""
     numbers: list[int] = []
     for part in version.split("+")[0].split("."):
-        digits = "".join(char for char in part if char.isdigit()) if part[:1].isdigit() else ""
-        if not digits:
+        head = len(part) - len(part.lstrip("0123456789"))
+        if head == 0:  # "dev3"
             break
-        numbers.append(int(digits))
-        if digits != part:  # "0rc1", "0.dev3": the numeric head only
+        numbers.append(int(part[:head]))
+        if head < len(part):  # "0rc1": the numeric head only
             break
     return tuple(numbers)
 
@@ -123,6 +123,8 @@ FEATURES: tuple[Feature, ...] = (
 
 #: Feature name -> available; filled by :func:`check_features` (everything on until then).
 AVAILABLE: dict[str, bool] = {feature.name: True for feature in FEATURES}
+#: Feature name -> the internals it needs that were not found.
+MISSING: dict[str, list[str]] = {}
 
 
 def _has_attribute(module_name: str, class_name: str, attribute: str) -> bool:
@@ -149,13 +151,17 @@ def _has_attribute(module_name: str, class_name: str, attribute: str) -> bool:
     return f"self.{attribute} =" in source or f"self.{attribute}:" in source
 
 
-def check_features(probe: Callable[[str, str, str], bool] = _has_attribute) -> list[str]:
+def check_features(probe: Callable[[str, str, str], bool] | None = None) -> list[str]:
     """Probe every feature's internals once; the names of the features turned off."""
+    probe = probe or _has_attribute
     missing: list[str] = []
+    MISSING.clear()
     for feature in FEATURES:
-        available = all(probe(*need) for need in feature.needs)
-        AVAILABLE[feature.name] = available
-        if not available:
+        absent = [f"{cls or module}.{attribute}" for module, cls, attribute in feature.needs
+                  if not probe(module, cls, attribute)]
+        AVAILABLE[feature.name] = not absent
+        if absent:
+            MISSING[feature.name] = absent
             missing.append(feature.name)
     return missing
 
@@ -163,9 +169,7 @@ def check_features(probe: Callable[[str, str, str], bool] = _has_attribute) -> l
 def feature_notice(name: str) -> str:
     """The line saying feature ``name`` is off, what that costs and what is missing."""
     feature = next(feature for feature in FEATURES if feature.name == name)
-    absent = ", ".join(f"{cls + '.' if cls else module + '.'}{attribute}"
-                       for module, cls, attribute in feature.needs
-                       if not _has_attribute(module, cls, attribute))
+    absent = ", ".join(MISSING.get(name, ()))
     return (f"proxy-types: {feature.name} is off on mypy {MYPY_VERSION} ({absent} not found): "
             f"{feature.without}")
 

@@ -111,7 +111,9 @@ class _NoneForOtherNames(dict[str, Any]):
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
             return self.lookup(fullname)
-        answer = self[fullname] = self.other(fullname)
+        answer = self.other(fullname)
+        if answer is None:  # nearly every name: never asked again
+            self[fullname] = None
         return answer
 
 
@@ -135,11 +137,6 @@ def _default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLi
 
 def _nothing(ctx: Any) -> None:
     return None
-
-
-def _mypy_analysis(ctx: AnalyzeTypeContext) -> Type:
-    """mypy's analysis of a name no other hook of the plugin takes over."""
-    return ctx.api.analyze_type(ctx.type)
 
 
 def _check_bare_condition(checker: BareConditionChecker, fullname: str,
@@ -183,6 +180,7 @@ class ProxyTypesPlugin(Plugin):
         from .analysis.imports import MissingModules
 
         self.missing_modules = MissingModules(self.dynamic_fullnames)
+        self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
         # hash goes in too.  Plain mypy relies on report_config_data for settings
@@ -429,14 +427,23 @@ class ProxyTypesPlugin(Plugin):
 
     def _unresolved_type_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         """For a name in a module that defines dynamic classes and that mypy cannot find
-        (``torch.SymInt`` without torch): a hook reporting that module."""
+        (``torch.SymInt`` without torch): a hook reporting that module.
+
+        Asked again each time such a name is analyzed (not kept in the lookup's
+        dict), so that while the hook runs mypy's own analysis it answers None.
+        """
+        if self._analyzing_unresolved:
+            return None
         try:
             module = self.missing_modules.unresolved_for_name(fullname, self.build_modules)
         except Exception as error:
             self._lookup_failed("get_type_analyze_hook", fullname, error)
             return None
-        if module is None:
-            return None
+        return None if module is None else self._unresolved_hook
+
+    @cached_property
+    def _unresolved_hook(self) -> Callable[[AnalyzeTypeContext], Type]:
+        from mypy.types import AnyType, TypeOfAny, get_proper_type
 
         def report(ctx: AnalyzeTypeContext) -> None:
             semanal = compat.semantic_analyzer_of(ctx.api)
@@ -444,7 +451,21 @@ class ProxyTypesPlugin(Plugin):
             if tree is not None and not is_installed_library(tree.path):
                 self.missing_modules.report(ctx.api, tree, self.build_modules)
 
-        return self._analysis_hook("imports", _mypy_analysis, report)
+        guarded = self._guarded("imports", report, _nothing)
+
+        def hook(ctx: AnalyzeTypeContext) -> Type:
+            self._analyzing_unresolved = True
+            try:
+                analyzed = ctx.api.analyze_type(ctx.type)
+            finally:
+                self._analyzing_unresolved = False
+            proper = get_proper_type(analyzed)
+            # mypy's own verdict: the name comes from a module it could not find.
+            if isinstance(proper, AnyType) and proper.type_of_any == TypeOfAny.from_unimported_type:
+                guarded(ctx)
+            return analyzed
+
+        return hook
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
