@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from mypy.errorcodes import ErrorCode
     from mypy.errors import ErrorInfo, Errors
     from mypy.nodes import Expression, MypyFile, Statement, TypeInfo
+    from mypy.options import Options
     from mypy.semanal import SemanticAnalyzer
     from mypy.types import Instance, Type
 
@@ -112,6 +113,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("cache follows the plugin's code",
             "mypy's cache may keep results of an older version of the plugin's checks",
             (("mypy.build", "", "take_module_snapshot"),)),
+    Feature("per-module import settings",
+            "a module skipped by follow_imports = skip is reported as not found",
+            (("mypy.options", "Options", "clone_for_module"),)),
     Feature("error code settings",
             "bare-condition reports ignore whether truthy-bool is enabled",
             (("mypy.errors", "Errors", "is_error_code_enabled"),)),
@@ -209,6 +213,13 @@ def file_hidden(errors: Errors, file: str) -> bool:
     if not AVAILABLE["hidden-module skipping"]:
         return False
     return file in errors.ignored_files
+
+
+def import_skipped(options: Options, module: str) -> bool:
+    """True if the config makes mypy skip ``module`` (``follow_imports = skip``)."""
+    if not AVAILABLE["per-module import settings"]:
+        return False
+    return options.clone_for_module(module).follow_imports == "skip"
 
 
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:

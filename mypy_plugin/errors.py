@@ -121,6 +121,10 @@ def render(report: Report) -> str:
         module, _, attribute = subject.rpartition(".")
         return (f'{config_file}: {setting} entry "{subject}": no such class in module "{module}" '
                 f'(module has no attribute "{attribute}"); check the spelling')
+    if kind == findings.UNRESOLVED_MODULE and report.extra == ("skipped",):
+        return (f'Module "{subject}", which defines dynamic number classes ({classes}), is '
+                "skipped (follow_imports = skip): mypy sees them as Any here and the proxy "
+                f'checks stay silent; use follow_imports = silent for "{subject}"')
     if kind == findings.UNRESOLVED_MODULE:
         return (f'Cannot find module "{subject}", which defines dynamic number classes '
                 f"({classes}): mypy sees them as Any here and the proxy checks stay silent; "
@@ -262,11 +266,13 @@ def no_such_class(
 
 
 def unresolved_module(
-    api: AnyPluginInterface, context: Context, module: str, classes: tuple[str, ...]
+    api: AnyPluginInterface, context: Context, module: str, classes: tuple[str, ...],
+    skipped: bool,
 ) -> None:
-    """proxy-config: checked code imports a module defining dynamic classes mypy cannot find."""
+    """proxy-config: checked code imports a module defining dynamic classes that mypy cannot
+    find, or that the config makes it skip."""
     emit(api, context, Report(PROXY_CONFIG.code, findings.UNRESOLVED_MODULE, classes=classes,
-                              subject=module))
+                              subject=module, extra=("skipped" if skipped else "missing",)))
 
 
 def internal_error(

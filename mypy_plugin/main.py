@@ -179,7 +179,7 @@ class ProxyTypesPlugin(Plugin):
         self._internal_errors: set[tuple[str, str, str]] = set()
         from .analysis.imports import MissingModules
 
-        self.missing_modules = MissingModules(self.dynamic_fullnames)
+        self.missing_modules = MissingModules(self.dynamic_fullnames, options)
         self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'

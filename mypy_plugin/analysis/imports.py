@@ -10,6 +10,7 @@ module, exempt ones included.
 from __future__ import annotations
 
 from mypy.nodes import Import, ImportAll, ImportBase, ImportFrom, MypyFile
+from mypy.options import Options
 
 from .. import _mypy_compat as compat
 
@@ -20,7 +21,8 @@ _SHOWN = 3
 class MissingModules:
     """Which imports name a module defining dynamic classes that is not in the build."""
 
-    def __init__(self, dynamic_fullnames: frozenset[str]) -> None:
+    def __init__(self, dynamic_fullnames: frozenset[str], options: Options) -> None:
+        self.options = options
         defining = {name.rpartition(".")[0] for name in dynamic_fullnames}
         #: Each defining module and every package above it -> the classes under it.
         self.classes_under: dict[str, tuple[str, ...]] = {}
@@ -49,10 +51,18 @@ class MissingModules:
         return None
 
     def unresolved_for_name(self, fullname: str, modules: dict[str, MypyFile] | None) -> str | None:
-        """For ``torch.SymInt`` as a name being analyzed: ``torch`` if mypy cannot find it."""
-        if modules is None or fullname.partition(".")[0] not in self.packages:
+        """For ``torch.SymInt`` as a name being analyzed: ``torch`` if mypy cannot find it.
+
+        Through a module mypy could not find, the name is qualified by the module
+        using it (``app.torch.SymInt`` after ``import torch`` in ``app``).
+        """
+        if modules is None:
             return None
-        return self.missing(fullname.rpartition(".")[0], modules)
+        parts = fullname.split(".")
+        for start, part in enumerate(parts[:-1]):
+            if part in self.packages:
+                return self.missing(".".join(parts[start:-1]), modules)
+        return None
 
     def report(self, api: compat.AnyPluginInterface, tree: MypyFile,
                modules: dict[str, MypyFile] | None) -> None:
@@ -71,7 +81,8 @@ class MissingModules:
                 reported.add(missing)
                 classes = self.classes_under[missing]
                 shown = classes[:_SHOWN] + (("...",) if len(classes) > _SHOWN else ())
-                errors.unresolved_module(api, statement, missing, shown)
+                skipped = compat.import_skipped(self.options, missing)
+                errors.unresolved_module(api, statement, missing, shown, skipped)
 
 
 def _imported(statement: ImportBase) -> list[str]:
