@@ -5,9 +5,11 @@ unchanged; the snapshot is the entry module's ``__version__`` and the hash of
 that one file (``mypy_plugin/__init__.py``).  An edited check, or a reinstall of
 the same release with other code, would leave stale results in the cache.  So
 the version carries a hash of every file whose content decides what the plugin
-reports.  Hashing them all on each run would cost about a millisecond; instead
-the hash is kept next to mypy's cache with the files' sizes and modification
-times, and recomputed only when one of those changed.
+reports.  An installed release stands for its files
+by pip's RECORD (one read).  In a source tree, hashing them all on each run
+would cost about two milliseconds; instead the hash is kept next to mypy's
+cache with the files' sizes and modification times, and recomputed only when
+one of those changed.
 """
 
 from __future__ import annotations
@@ -25,21 +27,23 @@ _MEMO_NAME = "proxy_types_sources.json"
 
 def plugin_sources() -> list[Path]:
     """The files whose content decides what the plugin reports, in a fixed order."""
-    files: list[Path] = []
+    return [Path(path) for path, _, _ in _stat_sources()]
+
+
+def _stat_sources() -> list[tuple[str, int, int]]:
+    """(path, size, modification time) of each source file: os.scandir, no glob (warm runs
+    pay for this on every start)."""
+    found: list[tuple[str, int, int]] = []
     for part in _PLUGIN_PARTS:
-        files += sorted((PACKAGE / part).glob("*.py"))
+        with os.scandir(PACKAGE / part) as entries:
+            files = sorted((entry.path, entry.stat()) for entry in entries
+                           if entry.name.endswith(".py") and entry.is_file())
+        found += [(path, stat.st_size, stat.st_mtime_ns) for path, stat in files]
     table = PACKAGE.parent / "proxy_types" / "_table.py"
     if table.is_file():  # the operations table every check reads
-        files.append(table)
-    return files
-
-
-def _signature(files: list[Path]) -> list[list[object]]:
-    signature: list[list[object]] = []
-    for file in files:
-        stat = file.stat()
-        signature.append([str(file), stat.st_size, stat.st_mtime_ns])
-    return signature
+        stat = table.stat()
+        found.append((str(table), stat.st_size, stat.st_mtime_ns))
+    return found
 
 
 def _content_hash(files: list[Path]) -> str:
@@ -52,10 +56,20 @@ def _content_hash(files: list[Path]) -> str:
     return digest.hexdigest()
 
 
+def installed_record(release: str) -> Path | None:
+    """The RECORD of a regular (non-editable) install of ``release``, or None.
+
+    pip writes it with a hash of every installed file, and rewrites it on each
+    reinstall: a hash of it stands for the sources at the cost of one read.
+    """
+    record = PACKAGE.parent / f"proxy_types-{release}.dist-info" / "RECORD"
+    return record if record.is_file() else None
+
+
 def source_hash(cache_dir: str | None) -> str:
     """A short hash of the plugin's sources, remembered in ``cache_dir`` when given."""
-    files = plugin_sources()
-    signature = _signature(files)
+    stats = _stat_sources()
+    signature = [list(entry) for entry in stats]
     memo = Path(cache_dir) / _MEMO_NAME if cache_dir and cache_dir != os.devnull else None
     if memo is not None:
         try:
@@ -64,7 +78,7 @@ def source_hash(cache_dir: str | None) -> str:
                 return str(remembered["hash"])
         except (OSError, ValueError, KeyError, AttributeError):
             pass  # no memo yet, or an unreadable one: hash the files
-    hashed = _content_hash(files)
+    hashed = _content_hash([Path(path) for path, _, _ in stats])
     if memo is not None:
         try:
             memo.parent.mkdir(parents=True, exist_ok=True)
@@ -78,8 +92,17 @@ def source_hash(cache_dir: str | None) -> str:
 
 
 def plugin_version(release: str, cache_dir: str | None, config_fingerprint: str | None) -> str:
-    """``0.1.0+src.<hash>`` (``.config.<hash>`` added under dmypy, see main.py)."""
-    version = f"{release}+src.{source_hash(cache_dir)}"
+    """``0.1.0+src.<hash>`` (``.config.<hash>`` added under dmypy, see main.py).
+
+    An installed release hashes its RECORD; a source tree (a checkout, an
+    editable install) its files.
+    """
+    record = installed_record(release)
+    if record is not None:
+        digest = hashlib.blake2b(record.read_bytes(), digest_size=8).hexdigest()
+        version = f"{release}+record.{digest}"
+    else:
+        version = f"{release}+src.{source_hash(cache_dir)}"
     if config_fingerprint is not None:
         version += f".config.{config_fingerprint}"
     return version
