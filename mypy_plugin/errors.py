@@ -287,8 +287,12 @@ def internal_error(
 
 
 def config_error_line(config_file: str, problem: str) -> str:
-    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors."""
-    return f"{config_file}: error: [proxy_types] {problem}"
+    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors.
+
+    A value quoted in ``problem`` may span lines (an ini continuation): shown escaped.
+    """
+    shown = problem.replace("\r", "\\r").replace("\n", "\\n")
+    return f"{config_file}: error: [proxy_types] {shown}"
 
 
 def config_unreadable(reason: str) -> str:
