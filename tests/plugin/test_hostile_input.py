@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -160,15 +161,8 @@ def test_the_generator_reaches_the_checks(project: Path) -> None:
     assert "[proxy-cast]" in output and output.count("[proxy-concretize]") == 2
 
 
-try:
-    import hypothesmith
-except ImportError:  # pragma: no cover - hypothesmith is optional
-    hypothesmith = None
-
-
-@pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed")
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(source=hypothesmith.from_grammar() if hypothesmith is not None else st.just(""))
+@given(source=hypothesmith.from_grammar())
 def test_programs_from_python_s_grammar_never_make_the_plugin_fail(
     project: Path, source: str
 ) -> None:
