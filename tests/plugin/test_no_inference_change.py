@@ -74,8 +74,11 @@ def check(directory: Path, config_name: str, cache: Path,
 
 
 def copy_group(group: str, destination: Path, *, plugin: bool) -> str:
-    """Copy a case group to ``destination`` (a fresh path: mypy rechecks its modules)."""
+    """Copy a case group to ``destination``, each module marked with that path at its end
+    (new content: mypy checks it again instead of taking it from a shared cache)."""
     shutil.copytree(CASES / group, destination)
+    for module in destination.glob("*.py"):
+        module.write_text(module.read_text() + f"# copied to {destination}\n")
     config = next(name for name in ("mypy.ini", "pyproject.toml")
                   if (destination / name).exists())
     text = (destination / config).read_text().replace(STUBS_SETTING, str(REPO / "stubs"))

@@ -116,3 +116,13 @@ def test_plugin_reads_the_runtime_table_without_running_the_runtime() -> None:
                             cwd=REPO, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_messages_name_each_class_once_in_order() -> None:
+    from mypy_plugin.findings import ISINSTANCE, Report
+
+    report = Report("proxy-isinstance", ISINSTANCE, "IntegerProxy", "isinstance",
+                    ("builtins.int", "builtins.float", "builtins.int", "numbers.Real",
+                     "builtins.float"))
+    assert "static number classes (int, float, numbers.Real) misclassifies" in \
+        errors.render(report)

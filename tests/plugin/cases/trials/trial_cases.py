@@ -43,6 +43,11 @@ def discarded_trial() -> None:
     reveal_type(chosen)
 
 
+def nested_class_tuple(p: IntegerProxy) -> bool:
+    # Each class once in the message, however the tuples nest.
+    return isinstance(p, (int, (int, float), ((float,),)))  # E: [proxy-isinstance] against static number classes (int, float) misclassifies dynamic number "IntegerProxy"
+
+
 def last_statement(rows: list[int | IntegerProxy]) -> None:
     found = list(filter(lambda x: isinstance(x, int), rows))  # E: [proxy-isinstance] (int) misclassifies dynamic number "IntegerProxy"
     reveal_type(found)
