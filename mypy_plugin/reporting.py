@@ -173,7 +173,8 @@ def settle_module(tree: MypyFile) -> None:
     if maps is not None:
         _settle(mine, maps[0])
     file = mine[0].report.file
-    _provisional[:] = [record for record in _provisional if record not in mine]
+    left = {id(record) for record in mine}
+    _provisional[:] = [record for record in _provisional if id(record) not in left]
     for key in [key for key in _recorded if key[0] == file]:
         del _recorded[key]  # mypy shows the module's errors next; a later run starts afresh
 
@@ -181,16 +182,16 @@ def settle_module(tree: MypyFile) -> None:
 def _settle(records: list[_Provisional], module_types: dict[Expression, Type]) -> None:
     """Withdraw the reports that only discarded trials made; forget the records."""
     kept: dict[tuple[str, Report], bool] = {}
+    first: dict[tuple[str, Report], _Provisional] = {}
     for record in records:
         key = (record.report.file, record.report)
         kept[key] = kept.get(key, False) or record.kept(module_types)
-    withdrawn: set[tuple[str, Report]] = set()
-    for record in records:
-        _provisional.remove(record)
-        key = (record.report.file, record.report)
-        if kept[key] or key in withdrawn:
+        first.setdefault(key, record)
+    settled = {id(record) for record in records}
+    _provisional[:] = [record for record in _provisional if id(record) not in settled]
+    for key, record in first.items():
+        if kept[key]:
             continue
-        withdrawn.add(key)
         if record.info is not None:
             compat.withdraw(record.errors, record.report.file, record.info)
         _recorded.pop(_key(record.report), None)
