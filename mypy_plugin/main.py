@@ -71,12 +71,17 @@ def _context_of(ctx: Any) -> Context:
     return context if isinstance(context, Context) else ctx.cls
 
 
+def _raised_at(error: Exception) -> str:
+    """`` (casts.py:42)``: where the error was raised (the last frame)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+
+
 def _explained(error: Exception) -> str:
-    """``ValueError: message (casts.py:42)``: the exception and where the plugin raised it."""
+    """``ValueError: message (casts.py:42)``: the exception and where it was raised."""
     message = " ".join(str(error).split())
-    frames = traceback.extract_tb(error.__traceback__)  # the last: where it was raised
-    where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
-    return f"{type(error).__name__}: {message}{where}" if message else f"{type(error).__name__}{where}"
+    shown = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return shown + _raised_at(error)
 
 
 class _AnswersByName(dict[str, Any]):
@@ -87,12 +92,20 @@ class _AnswersByName(dict[str, Any]):
     it checks (263k times on thunder) and keeps no answer itself.
     """
 
-    def __init__(self, lookup: Callable[[str], Any]) -> None:
+    def __init__(self, lookup: Callable[[str], Any], name: str,
+                 failed: Callable[[str, str, Exception], None]) -> None:
         super().__init__()
         self.lookup = lookup
+        self.name = name
+        self.failed = failed
 
     def __missing__(self, fullname: str) -> Any:
-        answer = self[fullname] = self.lookup(fullname)
+        try:
+            answer = self.lookup(fullname)
+        except Exception as error:  # no hook for this name, said once on stderr
+            self.failed(self.name, fullname, error)
+            answer = None
+        self[fullname] = answer
         return answer
 
 
@@ -102,15 +115,20 @@ class _NoneForOtherNames(dict[str, Any]):
     of ``other`` (None for nearly all of them)."""
 
     def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str],
-                 other: Callable[[str], Any]) -> None:
+                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None]) -> None:
         super().__init__()
         self.lookup = lookup
         self.wanted = wanted
         self.other = other
+        self.failed = failed
 
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
-            return self.lookup(fullname)
+            try:
+                return self.lookup(fullname)
+            except Exception as error:
+                self.failed("get_type_analyze_hook", fullname, error)
+                return None
         answer = self.other(fullname)
         if answer is None:  # nearly every name: never asked again
             self[fullname] = None
@@ -195,9 +213,10 @@ class ProxyTypesPlugin(Plugin):
             self.config.fingerprint() if daemon else None))
         # The class's lookup methods stay the reference; these shadow them per instance.
         for name in _NAME_ONLY_LOOKUPS:
-            setattr(self, name, _AnswersByName(getattr(self, name)).__getitem__)
+            setattr(self, name,
+                    _AnswersByName(getattr(self, name), name, self._lookup_failed).__getitem__)
         wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
-                                    self._unresolved_type_hook)
+                                    self._unresolved_type_hook, self._lookup_failed)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)
         if not self.config.migrate_classes:  # asked once per class: None, from C
             setattr(self, "get_customize_class_mro_hook", {}.get)
@@ -306,11 +325,13 @@ class ProxyTypesPlugin(Plugin):
                   f"failed too: {_explained(reporting_error)}", file=sys.stderr)
 
     def _lookup_failed(self, lookup: str, fullname: str, error: Exception) -> None:
+        """One stderr line per lookup and kind of error (the first name it failed for)."""
         if self.debug:
             raise error
         explained = _explained(error)
-        if (lookup, explained, "") not in self._internal_errors:
-            self._internal_errors.add((lookup, explained, ""))
+        kind = type(error).__name__ + _raised_at(error)
+        if (lookup, kind, "") not in self._internal_errors:
+            self._internal_errors.add((lookup, kind, ""))
             print(f"proxy-types: internal error in {lookup}({fullname!r}): {explained}; "
                   "checks of this name are off", file=sys.stderr)
 

@@ -39,6 +39,7 @@ from mypy.nodes import (
 )
 from mypy.patterns import AsPattern, MappingPattern, StarredPattern
 from mypy.plugin import AnalyzeTypeContext
+from mypy.types import CallableType
 
 from ..number_table import table as _table
 
@@ -92,10 +93,9 @@ class BareConditionChecker:
 def _parameter_annotated_by(function: FuncDef, ctx: AnalyzeTypeContext) -> str | None:
     """The parameter whose whole annotation is ``ctx.type`` (not ``Optional[...]`` of it)."""
     signature = function.type
-    arg_types = getattr(signature, "arg_types", None)
-    if arg_types is None:
+    if not isinstance(signature, CallableType):
         return None
-    for name, arg_type in zip(function.arg_names, arg_types):
+    for name, arg_type in zip(function.arg_names, signature.arg_types):
         if arg_type is ctx.type and name is not None:
             return name
     return None

@@ -133,3 +133,22 @@ def test_check_command_exits_3_when_a_check_failed(
     monkeypatch.undo()
     monkeypatch.chdir(project)
     assert check_command(["check", "--cache-dir", str(project / "fixed"), "sample.py"]) == 1
+
+
+def test_failing_hook_lookup_leaves_that_name_unchecked(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mypy_plugin.main import ProxyTypesPlugin
+
+    def lookup(self: ProxyTypesPlugin, fullname: str) -> None:
+        raise KeyError(fullname)
+
+    monkeypatch.delenv("PROXY_TYPES_DEBUG")
+    monkeypatch.setattr(ProxyTypesPlugin, "get_function_hook", lookup)
+    stdout, _, status = run_mypy(project)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "internal error" in line]
+    # One line, although every function name failed the same way.
+    assert len(lines) == 1 and lines[0].startswith(
+        "proxy-types: internal error in get_function_hook(")
+    assert "[proxy-isinstance]" not in stdout and "[proxy-cast]" in stdout
+    assert status == 1
