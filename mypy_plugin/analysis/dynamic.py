@@ -29,6 +29,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 
@@ -167,7 +168,7 @@ class DynamicClasses:
 
 def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
     """Type of ``expr`` without reporting its errors twice (the call checks it again)."""
-    with api.msg.filter_errors():
+    with compat.errors_hidden(api):
         return api.get_expression_type(expr)
 
 

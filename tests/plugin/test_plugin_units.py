@@ -10,7 +10,7 @@ import pytest
 
 from mypy_plugin import errors
 from mypy_plugin.config import ProxyTypesConfig, is_installed_library
-from mypy_plugin.main import ProxyTypesPlugin, _never_crash
+from mypy_plugin.main import ProxyTypesPlugin
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -18,20 +18,11 @@ REPO = Path(__file__).resolve().parents[2]
 def test_all_codes_are_named_and_described() -> None:
     codes = [code.code for code in errors.ALL_CODES]
     assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                     "proxy-cast", "proxy-specialize"]
+                     "proxy-cast", "proxy-specialize", "proxy-internal"]
     # Guards are sound: their code is off until enable_error_code names it.
     assert [code.code for code in errors.ALL_CODES if not code.default_enabled] == [
         "proxy-specialize"]
     assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
-
-
-def test_hook_falls_back_to_default_on_unexpected_error() -> None:
-    def broken(ctx: str) -> str:
-        raise KeyError(ctx)
-
-    hook = _never_crash(broken, lambda ctx: f"default for {ctx}")
-    assert hook("call") == "default for call"
-    assert _never_crash(str.upper, lambda ctx: "unused")("ok") == "OK"
 
 
 def test_hook_lookups_are_answered_once_per_name(tmp_path: Path) -> None:
@@ -157,3 +148,13 @@ def test_plugin_reads_the_runtime_table_without_running_the_runtime() -> None:
                             cwd=REPO, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_messages_name_each_class_once_in_order() -> None:
+    from mypy_plugin.findings import ISINSTANCE, Report
+
+    report = Report("proxy-isinstance", ISINSTANCE, "IntegerProxy", "isinstance",
+                    ("builtins.int", "builtins.float", "builtins.int", "numbers.Real",
+                     "builtins.float"))
+    assert "static number classes (int, float, numbers.Real) misclassifies" in \
+        errors.render(report)

@@ -81,8 +81,8 @@ def abc_base(r: RealProxy, real: numbers.Real) -> None:
 
 def other_checks(p: FloatProxy, i: IntegerProxy, xs: list[int], ps: list[FloatProxy]) -> None:
     ps[0] = p
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"
-    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "FloatProxy"
+    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"  # E: [call-overload] No overload variant of "__getitem__" of "list" matches argum
     if p < 3.0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "FloatProxy"
         pass
 
