@@ -106,7 +106,7 @@ def _still_recorded(errors: Errors, key: tuple[str, int, int, str, str]) -> Erro
 def _evidence(maps: list[dict[Expression, Type]],
               context: Context) -> tuple[tuple[Expression, Type], ...]:
     """The types mypy has now for ``context`` and its operands (innermost trial first)."""
-    from .analysis.semanal import walk
+    from .analysis.walk import walk
 
     found: list[tuple[Expression, Type]] = []
     for node in walk(context, lambda node: False) if isinstance(context, Expression) else ():

@@ -20,7 +20,7 @@ from mypy import build
 from mypy.main import process_options
 from mypy.nodes import Expression
 
-from mypy_plugin.analysis.semanal import walk
+from mypy_plugin.analysis.walk import walk
 
 CASES = Path(__file__).parent / "cases"
 REPO = Path(__file__).resolve().parents[2]
