@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Union
 
+from mypy.nodes import Expression, FuncDef
 from mypy.plugin import (
     CheckerPluginInterface,
     SemanticAnalyzerPluginInterface,
     TypeAnalyzerPluginInterface,
 )
+from mypy.types import Type
 
 AnyPluginInterface = Union[
     CheckerPluginInterface, SemanticAnalyzerPluginInterface, TypeAnalyzerPluginInterface
@@ -31,3 +33,30 @@ def current_path(api: AnyPluginInterface) -> str:
         return api.msg.errors.file
     semantic_analyzer = api.api  # type: ignore[attr-defined]  # TypeAnalyser.api
     return str(semantic_analyzer.msg.errors.file)
+
+
+def enclosing_functions(api: object) -> list[FuncDef]:
+    """The functions around the code mypy is checking or analyzing, outermost first.
+
+    Lambdas are left out (their bodies belong to the function around them).  The
+    checker keeps its scope as ``scope.stack`` (classes and functions); the semantic
+    analyzer keeps ``function_stack``.
+    """
+    from mypy.semanal import SemanticAnalyzer
+
+    if isinstance(api, SemanticAnalyzer):
+        stack: object = api.function_stack
+    else:
+        stack = getattr(getattr(api, "scope", None), "stack", None)
+    if not isinstance(stack, list):
+        return []
+    return [item for item in stack if isinstance(item, FuncDef)]
+
+
+def known_type(api: object, expr: Expression) -> Type | None:
+    """The type mypy's checker already inferred for ``expr``, without inferring it again."""
+    lookup = getattr(api, "lookup_type_or_none", None)  # TypeChecker
+    if lookup is None:
+        return None
+    found = lookup(expr)
+    return found if isinstance(found, Type) else None

@@ -16,7 +16,7 @@ from mypy.plugin import (
 
 from . import findings
 from ._mypy_compat import AnyPluginInterface, current_path
-from .findings import Report
+from .findings import Reason, Report
 
 CATEGORY = "proxy-types"
 
@@ -67,8 +67,24 @@ _GUARDS = "use proxy_types.is_static_number() / is_dynamic_number()"
 _RECORD = "use proxy_types.check(...) to record it, or to_static() explicitly"
 
 
+#: Reasons shown in messages: those a declared type does not already tell.
+_SHOWN_REASONS = frozenset({"flow", "shape", "base"})
+
+
 def render(report: Report) -> str:
-    """The message of ``report``: the one place where findings become text."""
+    """The message of ``report``: the one place where findings become text.
+
+    A report whose value is dynamic for a reason its type does not show (a traced
+    function's parameter, a tensor size, a base class) ends with that reason.
+    """
+    message = _render(report)
+    reason = report.reason
+    if reason is not None and reason.source in _SHOWN_REASONS and reason.detail:
+        message += f" (reason: {reason.detail})"
+    return message
+
+
+def _render(report: Report) -> str:
     kind, dynamic, subject = report.kind, report.dynamic, report.subject
     classes = _shown_classes(report.classes)
     if kind == findings.ISINSTANCE:
@@ -136,11 +152,11 @@ def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
 
 def misclassifying_isinstance(
     api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
-    dynamic: str,
+    dynamic: str, reason: Reason | None = None,
 ) -> None:
     """proxy-isinstance: the check sorts a dynamic number into the wrong branch."""
     emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE, dynamic, function,
-                              classes))
+                              classes, reason=reason))
 
 
 def true_through_legacy_base(
@@ -162,17 +178,21 @@ def may_be_legacy_proxy(
 
 
 def implicit_conversion(
-    api: CheckerPluginInterface, context: Context, operation: str, dynamic: str
+    api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
+    reason: Reason | None = None,
 ) -> None:
     """proxy-concretize: a conversion call or index turns a dynamic number static."""
-    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONVERSION, dynamic, operation))
+    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONVERSION, dynamic, operation,
+                              reason=reason))
 
 
-def dynamic_condition(api: CheckerPluginInterface, context: Context, dynamic: str) -> None:
+def dynamic_condition(
+    api: CheckerPluginInterface, context: Context, dynamic: str, reason: Reason | None = None
+) -> None:
     """proxy-concretize: a comparison of a dynamic number used as a condition."""
     with _past_speculative_checks(api):
         emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONDITION, dynamic,
-                                  "condition"))
+                                  "condition", reason=reason))
 
 
 @contextmanager
@@ -238,10 +258,12 @@ def dynamic_bool_condition(
 
 
 def static_cast(
-    api: TypeAnalyzerPluginInterface, context: Context, targets: tuple[str, ...], dynamic: str
+    api: TypeAnalyzerPluginInterface, context: Context, targets: tuple[str, ...], dynamic: str,
+    reason: Reason | None = None,
 ) -> None:
     """proxy-cast: cast() of a dynamic number to a static number type."""
-    emit(api, context, Report(PROXY_CAST.code, findings.CAST, dynamic, "cast()", targets))
+    emit(api, context, Report(PROXY_CAST.code, findings.CAST, dynamic, "cast()", targets,
+                              reason=reason))
 
 
 def not_a_class(
@@ -312,6 +334,22 @@ def config_same_argument(entry: str, index: int) -> str:
     """An ``isinstance_functions`` entry whose value and classes share one argument."""
     return (f'isinstance_functions: "{entry}" uses argument {index} for both the '
             "value and the classes")
+
+
+def config_bad_traced_function(entry: str) -> str:
+    """A ``traced_functions`` entry that is no dotted name pattern."""
+    return (f'traced_functions: "{entry}" is not a function name pattern like pkg.mod.* or '
+            "pkg.mod.Class.method, nor a decorator like @pkg.mod.decorator")
+
+
+def config_empty_entry(key: str) -> str:
+    """An empty entry in a list setting (``a,,b``)."""
+    return f"{key}: empty entry"
+
+
+def config_duplicate_entry(key: str, entry: str) -> str:
+    """An entry listed twice."""
+    return f'{key}: "{entry}" is listed twice'
 
 
 def config_expected_boolean(key: str, value: object) -> str:

@@ -155,8 +155,11 @@ class ProxyTypesPlugin(Plugin):
     @cached_property
     def dynamic(self) -> DynamicClasses:
         from .analysis.dynamic import DynamicClasses
+        from .analysis.flow import FlowAnalysis
 
-        return DynamicClasses(self.dynamic_fullnames)
+        dynamic = DynamicClasses(self.dynamic_fullnames)
+        dynamic.flow = FlowAnalysis(self.config, dynamic)
+        return dynamic
 
     @cached_property
     def boolean_contexts(self) -> BooleanContexts:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
@@ -11,11 +12,15 @@ from mypy.nodes import (
     Expression,
     FloatExpr,
     IntExpr,
+    MypyFile,
+    NameExpr,
     SliceExpr,
     TypeInfo,
     UnaryExpr,
+    Var,
 )
 from mypy.plugin import CheckerPluginInterface
+from mypy.semanal import SemanticAnalyzer
 from mypy.types import (
     ProperType,
     AnyType,
@@ -29,8 +34,15 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .._mypy_compat import enclosing_functions, known_type
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
+from .context import current_file
+from .flow import STATIC, Evaluator, Flow, FunctionFacts
+from .subclasses import DynamicSubclasses
+
+if TYPE_CHECKING:
+    from .flow import FlowAnalysis
 
 #: Kinds of dynamic class, by what an implicit conversion does to their instances
 #: (``proxy_types/_table.py`` says what each operation does to each kind):
@@ -83,6 +95,36 @@ class DynamicClasses:
         self.guarded = guarded
         #: Number literals are int/float/complex: static unless those are configured dynamic.
         self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
+        #: Traced functions and tensor sizes (set by the plugin from its settings).
+        self.flow: FlowAnalysis | None = None
+        self.subclasses = DynamicSubclasses(self)
+
+    def is_dynamic_class(self, info: TypeInfo) -> bool:
+        """True if ``info`` is a dynamic class or derives from one."""
+        return any(base.fullname in self.fullnames for base in info.mro)
+
+    def describe_base(
+        self,
+        typ: Type,
+        modules: Mapping[str, MypyFile],
+        current: MypyFile | None,
+        *,
+        where: Callable[[TypeInfo], bool] | None = None,
+    ) -> Dynamic | None:
+        """The dynamic number ``typ`` may hold as a base class of dynamic classes, or None."""
+        def dynamic(proper: ProperType) -> Dynamic | None:
+            if not isinstance(proper, Instance) or self.is_dynamic_class(proper.type):
+                return None
+            subclasses = [sub for sub in self.subclasses.of(proper.type, modules, current)
+                          if where is None or where(sub)]
+            if not subclasses:
+                return None
+            names = [sub.name for sub in subclasses]
+            shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+            return Dynamic(subclasses[0].name, self.kind_of(subclasses[0]),
+                           Reason("base", f'"{proper.type.name}" has dynamic subclasses: {shown}'))
+
+        return first_in_members(typ, dynamic)
 
     def describe(
         self,
@@ -172,30 +214,137 @@ def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
 
 
 def dynamic_in_expression(
-    api: CheckerPluginInterface, expr: Expression, dynamic: DynamicClasses
+    api: CheckerPluginInterface | SemanticAnalyzer,
+    expr: Expression | None,
+    dynamic: DynamicClasses,
+    *,
+    types: Sequence[Type] | None = None,
+    include_top: bool = False,
+    where: Callable[[TypeInfo], bool] | None = None,
+    python_types: Collection[str] | None = None,
+    check: Expression | None = None,
+    lookup: Callable[[Expression], Type | None] | None = None,
 ) -> Dynamic | None:
-    """The dynamic number ``expr`` may evaluate to, or None.
+    """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
-    A comparison with a dynamic operand counts whatever its declared type:
-    torch types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
+    The one question every check asks.  The sources, in this order: the declared
+    type names a dynamic class; it is a base class of dynamic classes; the value
+    flows from a traced function's parameter or a tensor size (:mod:`.flow`);
+    ``Any``/``object`` when ``include_top`` (strict isinstance mode).  None where
+    the code narrowed a local name to a static number, or for a ``check``
+    (isinstance call) the code excludes dynamic numbers from on purpose.
+
+    ``types`` are what mypy already inferred: the type of ``expr`` or, for a
+    comparison, of its operands (saves inferring them again); ``expr`` may be
+    None when only a type is known.  ``where`` limits the dynamic classes found
+    by type, ``python_types`` the flows by the Python number they stand for.
+    ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
+    A comparison with a dynamic operand counts whatever its declared type: torch
+    types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
-    if dynamic.literals_static and _is_number_literal(expr):
+    if expr is not None and dynamic.literals_static and _is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
-            found = dynamic_in_expression(api, part, dynamic) if part is not None else None
+            found = dynamic_in_expression(api, part, dynamic, lookup=lookup) \
+                if part is not None else None
             if found is not None:
                 return found
         return None
-    found = dynamic.describe(expression_type(api, expr))
-    if found is not None:
+    site = _Site(api, dynamic, lookup)
+    if types is None:
+        types = site.types_of(expr) if expr is not None else []
+    found = None
+    for typ in types:
+        found = found or dynamic.describe(typ, where=where)
+    for typ in types if found is None else ():
+        found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where)
+    if found is None and expr is not None and site.flow_possible:
+        flow = site.evaluator.value(expr)
+        if flow is STATIC:
+            return None
+        if isinstance(flow, Flow) and (python_types is None or flow.python_type in python_types):
+            found = flow.dynamic
+    for typ in types if found is None and include_top else ():
+        found = found or dynamic.describe(typ, include_top=True, where=where)
+    if found is None:
+        return None
+    facts = site.facts
+    if facts is not None and expr is not None and (
+            facts.is_static(expr) or (check is not None and facts.is_excluded(check))):
+        return None
+    return found
+
+
+class _Site:
+    """Where a check runs: the module, the functions around it and their facts."""
+
+    def __init__(self, api: CheckerPluginInterface | SemanticAnalyzer, dynamic: DynamicClasses,
+                 lookup: Callable[[Expression], Type | None] | None) -> None:
+        self.api = api
+        self.dynamic = dynamic
+        self.analyzing = isinstance(api, SemanticAnalyzer)
+        self._lookup = lookup
+        self._facts: FunctionFacts | None | bool = False  # False: not worked out yet
+        self._evaluator: Evaluator | None = None
+
+    @cached_property
+    def tree(self) -> MypyFile | None:
+        if isinstance(self.api, SemanticAnalyzer):
+            return self.api.cur_mod_node
+        return current_file(self.api)
+
+    @property
+    def modules(self) -> dict[str, MypyFile]:
+        modules = getattr(self.api, "modules", None)
+        return modules if isinstance(modules, dict) else {}
+
+    @property
+    def facts(self) -> FunctionFacts | None:
+        """The facts of the innermost function around the site; None at module level."""
+        if self._facts is False:
+            flow = self.dynamic.flow
+            chain = enclosing_functions(self.api) if flow is not None else []
+            self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing) \
+                if flow is not None and chain else None
+        return self._facts if isinstance(self._facts, FunctionFacts) else None
+
+    @property
+    def flow_possible(self) -> bool:
+        flow = self.dynamic.flow
+        if flow is None:
+            return False
+        if flow.symbolic_shapes:
+            return True
+        facts = self.facts
+        return facts is not None and facts.traced
+
+    @property
+    def evaluator(self) -> Evaluator:
+        if self._evaluator is None:
+            assert self.dynamic.flow is not None
+            self._evaluator = Evaluator(self.dynamic.flow, self.facts, self.lookup)
+        return self._evaluator
+
+    def lookup(self, expr: Expression) -> Type | None:
+        """The type of a part of the checked expression, as far as it is known."""
+        if self._lookup is not None:
+            return self._lookup(expr)
+        found = known_type(self.api, expr)
+        if found is None and isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+            found = expr.node.type
         return found
-    if isinstance(expr, ComparisonExpr):
-        for operand in expr.operands:
-            found = dynamic.describe(expression_type(api, operand))
-            if found is not None:
-                return found
-    return None
+
+    def types_of(self, expr: Expression) -> list[Type]:
+        """Types to judge ``expr`` by: its own, and its operands' for a comparison."""
+        if self.analyzing:
+            return []
+        api = self.api
+        assert isinstance(api, CheckerPluginInterface)
+        found = [expression_type(api, expr)]
+        if isinstance(expr, ComparisonExpr):
+            found += [expression_type(api, operand) for operand in expr.operands]
+        return found
 
 
 def _is_number_literal(expr: Expression) -> bool:

@@ -42,7 +42,7 @@ from ..number_table import table as _table
 
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
@@ -110,9 +110,11 @@ class CastChecker:
         targets = _static_targets(semanal, cast.type, ctx.type)
         if not targets:
             return
-        found = self.dynamic.class_name(declared_type(cast.expr) or NoneType())
+        found = dynamic_in_expression(semanal, cast.expr, self.dynamic,
+                                      types=[declared_type(cast.expr) or NoneType()],
+                                      lookup=declared_type)
         if found is not None:
-            errors.static_cast(ctx.api, cast, tuple(targets), found)
+            errors.static_cast(ctx.api, cast, tuple(targets), found.name, reason=found.reason)
 
     def _cast_with_target(self, semanal: SemanticAnalyzer, target: UnboundType) -> CastExpr | None:
         statement = semanal.statement

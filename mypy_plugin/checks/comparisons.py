@@ -35,7 +35,7 @@ from mypy.plugin import MethodContext
 from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 
 Span = tuple[int, int, int, int]
 
@@ -213,10 +213,9 @@ def check_comparison(
     tree = current_file(ctx.api)
     if tree is None or gets_no_reports(ctx.api, config):
         return
-    found = dynamic.class_name(ctx.type)
-    for arg_types in ctx.arg_types:
-        for arg_type in arg_types:
-            found = found or dynamic.class_name(arg_type)
+    operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
+    comparison = ctx.context if isinstance(ctx.context, Expression) else None
+    found = dynamic_in_expression(ctx.api, comparison, dynamic, types=operands)
     if found is None or not contexts.is_tested(tree, ctx.context):
         return
-    errors.dynamic_condition(ctx.api, ctx.context, found)
+    errors.dynamic_condition(ctx.api, ctx.context, found.name, reason=found.reason)

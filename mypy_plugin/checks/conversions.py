@@ -12,6 +12,10 @@ from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 
 
+#: Sources whose values mypy types as static numbers.
+_TYPED_STATIC = frozenset({"flow", "shape"})
+
+
 def check_conversion(
     ctx: FunctionSigContext | MethodSigContext,
     operation: str,
@@ -37,7 +41,10 @@ def check_conversion(
             if found is None:
                 continue
             context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
-            errors.implicit_conversion(ctx.api, context, operation, found.name)
+            errors.implicit_conversion(ctx.api, context, operation, found.name,
+                                       reason=found.reason)
+            if found.reason.source in _TYPED_STATIC:
+                continue  # mypy accepts the static type it has: no vaguer error to replace
             if formal < len(arg_types):
                 arg_types[formal] = AnyType(TypeOfAny.special_form)
                 changed = True

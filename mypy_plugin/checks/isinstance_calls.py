@@ -33,8 +33,9 @@ from ..constants import (
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
 )
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..analysis.context import current_module, reports_hidden
+from ..analysis.flow import names_static_only_alias
 
 
 def check_isinstance_call(
@@ -65,6 +66,8 @@ def check_isinstance_call(
     static = [name for name in classes if name in STATIC_NUMBER_CLASSES]
     if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
+    if names_static_only_alias(classes_expr, frozenset(config.static_only_aliases)):
+        return  # `isinstance(x, IntWithoutSymInt)`: static numbers only, on purpose
     subject = ctx.arg_types[value_at][0]
     if function == "issubclass":
         proper = get_proper_type(subject)
@@ -83,17 +86,25 @@ def check_isinstance_call(
             if function == "isinstance":
                 migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
             return
-    found = dynamic.class_name(subject, include_top=config.strict_isinstance,
-                               where=lambda info: _may_pass(info, static))
+    value_expr = ctx.args[value_at][0]
+    found = dynamic_in_expression(
+        ctx.api, value_expr if function == "isinstance" else None, dynamic, types=[subject],
+        include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
+        python_types=None if any(name != "builtins.bool" for name in static) else _BOOL_LIKE,
+        check=ctx.context)
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = migrate.may_hide_legacy_proxy(subject)
-        value_expr = ctx.args[value_at][0]
         if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr):
             errors.may_be_legacy_proxy(ctx.api, ctx.context, function, shown, hidden_behind)
         return
     if found is None:
         return
-    errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found)
+    errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found.name,
+                                     reason=found.reason)
+
+
+#: Python numbers a value must be able to stand for when a check is against ``bool`` only.
+_BOOL_LIKE = frozenset({"bool", "number"})
 
 
 def _may_pass(info: TypeInfo, static: list[str]) -> bool:
