@@ -257,7 +257,7 @@ class FlowAnalysis:
         cached = self._decorators.get(tree.fullname)
         if cached is None or cached[0] is not tree:
             found: dict[FuncDef, list[str]] = {}
-            for node in walk_tree(tree, _is_statement_container):
+            for node in walk_tree(tree.defs, _is_statement_container):  # type: ignore[arg-type]
                 if isinstance(node, Decorator):
                     found[node.func] = [name for name in map(_decorator_name, node.decorators)
                                         if name]
@@ -436,11 +436,10 @@ class Evaluator:
     def _name(self, expr: NameExpr) -> Flow | None:
         facts = self.facts
         binding = facts.walk.reads.get(expr) if facts is not None else None
-        if binding is None:
-            return self._typed_as_size(expr)
-        if binding.static:
+        if binding is not None and binding.static:
             return None
-        return self._binding(binding)
+        found = self._binding(binding) if binding is not None else None
+        return found or self._typed_as_size(expr)
 
     def _binding(self, binding: Binding) -> Flow | None:
         found: Flow | None = None

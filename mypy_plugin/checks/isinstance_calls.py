@@ -88,7 +88,7 @@ def check_isinstance_call(
             return
     value_expr = ctx.args[value_at][0]
     found = dynamic_in_expression(
-        ctx.api, value_expr if function == "isinstance" else None, dynamic, types=[subject],
+        ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
         include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
         python_types=None if any(name != "builtins.bool" for name in static) else _BOOL_LIKE,
         check=ctx.context)

@@ -111,7 +111,10 @@ GROUPS = {
     "pyproject": "pyproject.toml",
     "migrate": "mypy.ini",
     "migrate_relaxed": "mypy.ini",
+    "traced": "mypy.ini",
 }
+#: Groups whose case files import torch.
+TORCH_GROUPS = ("default", "traced")
 
 
 def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
@@ -129,7 +132,7 @@ def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_case_files(group: str, mypy_cache_dir: Path) -> None:
-    if group == "default":
+    if group in TORCH_GROUPS:
         pytest.importorskip("torch")
     stdout, stderr, _ = run_mypy(group, mypy_cache_dir)
     assert "Traceback" not in stderr + stdout

@@ -1,0 +1,182 @@
+"""Parameters of traced functions (matched by name: traced_ops.*) and what flows from them."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Optional, Sequence, Union
+
+import torch
+
+from proxy_types import is_static_number, to_static
+
+
+def declared_types(i: int, f: float, c: complex, b: bool, n: numbers.Number,
+                   r: numbers.Real, a: Any, s: str, t: torch.Tensor, o: object) -> None:
+    isinstance(i, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: parameter "i" of traced function "declared_types" (line 14))
+    isinstance(f, float)  # E: [proxy-isinstance] dynamic number "SymFloat"
+    isinstance(c, complex)  # E: [proxy-isinstance] (reason: parameter "c"
+    isinstance(b, bool)  # E: [proxy-isinstance] dynamic number "SymBool"
+    isinstance(n, numbers.Integral)  # E: [proxy-isinstance] (reason: parameter "n"
+    isinstance(r, float)  # E: [proxy-isinstance] (reason: parameter "r"
+    isinstance(a, int)  # E: [proxy-isinstance] (reason: parameter "a"
+    isinstance(s, int)
+    isinstance(t, int)
+    isinstance(o, int)  # object stays under strict_isinstance
+
+
+def unannotated(x, y=1, *sizes, **options):  # type: ignore[no-untyped-def]
+    isinstance(x, int)  # E: [proxy-isinstance] (reason: parameter "x" of traced function "unannotated"
+    isinstance(y, int)  # E: [proxy-isinstance] (reason: parameter "y"
+    isinstance(sizes[0], int)  # E: [proxy-isinstance] (reason: parameter "sizes"
+    isinstance(options["k"], int)  # E: [proxy-isinstance] (reason: parameter "options"
+
+
+def unions_and_containers(u: Union[int, str], o: Optional[float], shape: Sequence[int],
+                          pair: tuple[int, str], nested: list[list[int]], *dims: int) -> None:
+    isinstance(u, int)  # E: [proxy-isinstance] (reason: parameter "u"
+    isinstance(o, float)  # E: [proxy-isinstance] (reason: parameter "o"
+    isinstance(shape, int)  # a sequence is no number
+    isinstance(shape[0], int)  # E: [proxy-isinstance] (reason: parameter "shape"
+    isinstance(pair[0], int)  # E: [proxy-isinstance] (reason: parameter "pair"
+    isinstance(nested[0], int)
+    isinstance(nested[0][1], int)  # E: [proxy-isinstance] (reason: parameter "nested"
+    isinstance(dims[0], int)  # E: [proxy-isinstance] (reason: parameter "dims"
+    isinstance(dims, int)
+
+
+def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
+    total = n * 2 + 1
+    int(total)  # E: [proxy-concretize] int() turns dynamic number "SymInt" into a static value fixed at trace time; use proxy_types.to_static() to make the conversion explicit (reason: parameter "n"
+    negative = -m
+    float(negative)  # E: [proxy-concretize] (reason: parameter "m"
+    largest = max(shape)
+    range(largest)  # E: [proxy-concretize] (reason: parameter "shape"
+    range(min(n, 3))  # E: [proxy-concretize] range()
+    range(abs(n))  # E: [proxy-concretize] range()
+    range(sum(shape))  # E: [proxy-concretize] range()
+    packed = (n, 1)
+    first, second = packed
+    range(first)  # E: [proxy-concretize] range()
+    range(second)  # E: [proxy-concretize] range()
+    listed = [m]
+    range(listed[0])  # E: [proxy-concretize] range()
+    head, *rest = shape
+    range(head)  # E: [proxy-concretize] range()
+    range(rest[0])  # E: [proxy-concretize] range()
+    for size in shape:
+        range(size)  # E: [proxy-concretize] range()
+    for index, size in enumerate(shape):
+        range(index)
+        range(size)  # E: [proxy-concretize] range()
+    doubled = [size * 2 for size in shape]
+    range(doubled[0])  # E: [proxy-concretize] range()
+    count = 0
+    count += n
+    range(count)  # E: [proxy-concretize] range()
+    chosen = n if n > 0 else 1  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    range(chosen)  # E: [proxy-concretize] range()
+    walrus = (w := n + 1)
+    range(w)  # E: [proxy-concretize] range()
+    range(walrus)  # E: [proxy-concretize] range()
+    xs[n]  # E: [proxy-concretize] indexing list
+    xs[1:n]  # E: [proxy-concretize] indexing list
+    math.sqrt(n)  # E: [proxy-concretize] math.sqrt()
+    static = len(shape)
+    range(static)
+    range(len(xs))
+    converted = to_static(n)
+    range(converted)
+    other = 3
+    range(other)
+
+
+def conditions(n: int, f: float, xs: list[int]) -> bool:
+    if n > 0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt" specializes on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
+        pass
+    while f < 1.0:  # E: [proxy-concretize] dynamic number "SymFloat"
+        break
+    assert n + 1 != 0  # E: [proxy-concretize] Condition on a comparison
+    if 0 < n:  # E: [proxy-concretize] Condition on a comparison
+        pass
+    if len(xs) > 2:
+        pass
+    ok = n >= 0
+    return ok
+
+
+def casts(n: int, s: str) -> None:
+    from typing import cast
+
+    cast(int, n)  # E: [proxy-cast] cast() to static number type "int" hides dynamic number "SymInt" (the value stays dynamic at runtime); use proxy_types.to_static() to convert it, or cast to proxy_types.NumberLike (reason: parameter "n"
+    cast(int, s)
+    local = n + 1
+    cast(int, local)  # E: [proxy-cast] (reason: parameter "n"
+
+
+def narrowing(n: int, m: int, k: int, j: int, x: Any) -> None:
+    if is_static_number(n):
+        int(n)
+    int(n)  # E: [proxy-concretize] int()
+    if isinstance(m, int):  # E: [proxy-isinstance] (reason: parameter "m"
+        range(m)
+    if not is_static_number(k):
+        return
+    range(k)
+    if isinstance(j, (torch.SymInt, torch.SymFloat)):
+        return
+    range(j)
+    isinstance(j, int)
+    if isinstance(x, torch.SymInt):
+        raise TypeError("no symbolic sizes")
+    elif isinstance(x, int):
+        pass
+
+
+def loops_redefine(n: int, items: list[str]) -> None:
+    value = 1
+    for item in items:
+        range(value)  # E: [proxy-concretize] range()
+        value = n
+    label = "x"
+    for item in items:
+        label = item
+    print(label)
+
+
+def intent(x: int, y: int, z: float) -> None:
+    if isinstance(x, int) and not isinstance(x, torch.SymInt):
+        range(x)
+    if not isinstance(y, torch.SymInt) and isinstance(y, int):
+        pass
+    if isinstance(z, (int, float)) and not isinstance(z, (torch.SymInt, torch.SymFloat)):
+        pass
+    isinstance(y, int)  # E: [proxy-isinstance]
+
+
+def aliases(x: int, y: float, shape: list[int]) -> bool:
+    from traced_lib import FloatWithoutSymFloat, IntWithoutSymInt
+    import traced_lib
+
+    if isinstance(x, IntWithoutSymInt):
+        range(x)
+    if all(isinstance(p, traced_lib.IntWithoutSymInt) and p <= 0 for p in shape):
+        pass
+    return not isinstance(y, FloatWithoutSymFloat) or math.isfinite(y)
+
+
+def wrappers(n: int) -> None:
+    from traced_lib import check_type
+
+    check_type(n, int)  # E: [proxy-isinstance] check_type() against static number classes (int)
+    check_type(n, str)
+    issubclass(type(n), int)
+
+
+def nested(n: int) -> None:
+    def inner(m: int) -> None:
+        isinstance(m, int)  # E: [proxy-isinstance] (reason: parameter "m" of traced function "inner"
+
+    inner(n)
+    fn = lambda: isinstance(n, int)  # E: [proxy-isinstance] (reason: parameter "n"
+    fn()
