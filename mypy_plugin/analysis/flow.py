@@ -202,9 +202,10 @@ class FlowAnalysis:
                                if not entry.startswith("@")]
         self._decorator_patterns = [entry[1:] for entry in config.traced_functions
                                     if entry.startswith("@")]
-        configured = sorted(dynamic.fullnames - DEFAULT_DYNAMIC_CLASSES)
-        self._configured_names = " | ".join(dict.fromkeys(
-            name.rpartition(".")[2] for name in configured))
+        configured = [name for name in (*config.dynamic_number_classes, *config.migrate_classes)
+                      if name not in DEFAULT_DYNAMIC_CLASSES]
+        # A flow has no class of its own: it is shown as the first configured class.
+        self._configured_names = configured[0].rpartition(".")[2] if configured else ""
         guarded = bool(configured) and all(name in dynamic.guarded for name in configured)
         self._configured_kind = "guarded" if guarded else "silent"
         # module -> (its tree, facts per function); a new tree (a re-check) starts afresh

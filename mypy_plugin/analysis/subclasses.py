@@ -46,7 +46,8 @@ class DynamicSubclasses:
         if home is not None:
             found += [sub for sub in self._module_index(home).get(info.fullname, ())
                       if sub not in found]
-        return tuple(sorted(found, key=lambda sub: sub.fullname))
+        # The most general first (NumberProxy before FloatProxy): it names the report.
+        return tuple(sorted(found, key=lambda sub: (len(sub.mro), sub.fullname)))
 
     def _visible_from(self, current: MypyFile | None,
                       modules: Mapping[str, MypyFile]) -> Index:

@@ -248,6 +248,26 @@ BAD_CONFIGS = [
      'isinstance_functions: "pkg.check:1:1" uses argument 1 for both the value and the classes'),
     ("pyproject.toml", "[tool.proxy_types]\nisinstance_functions = ['pkg.check:a:b']\n",
      'isinstance_functions: "pkg.check:a:b" is not pkg.mod.function'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = layer_norm\n",
+     'traced_functions: "layer_norm" is not a function name pattern like pkg.mod.*'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = @register\n",
+     'traced_functions: "@register" is not a function name pattern'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = pkg.a, , pkg.b\n",
+     "traced_functions: empty entry"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions =\n    pkg.*,\n    pkg.*\n",
+     'traced_functions: "pkg.*" is listed twice'),
+    ("pyproject.toml", "[tool.proxy_types]\ntraced_functions = 'pkg.*'\n",
+     "traced_functions: expected a list of strings, got 'pkg.*'"),
+    ("pyproject.toml", "[tool.proxy_types]\ntraced_functions = ['pkg.*', '']\n",
+     "traced_functions: empty entry"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nsymbolic_shapes = sometimes\n",
+     'symbolic_shapes: expected true or false, got "sometimes"'),
+    ("pyproject.toml", "[tool.proxy_types]\nsymbolic_shapes = 1\n",
+     'symbolic_shapes: expected true or false, got "1"'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_only_aliases = IntWithoutSymInt\n",
+     'static_only_aliases: "IntWithoutSymInt" is not a fully qualified class name'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_only_aliases = pkg.A, pkg.A\n",
+     'static_only_aliases: "pkg.A" is listed twice'),
 ]
 
 
@@ -277,7 +297,10 @@ def test_good_config_is_accepted(tmp_path: Path) -> None:
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = mypy_plugin\n[mypy.plugins.proxy_types]\n"
                       "strict_isinstance = yes\ndynamic_number_classes = a.B\n"
-                      "exempt_modules = pkg.*\n")
+                      "exempt_modules = pkg.*\n"
+                      "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
+                      "    pkg.meta._[a-z]*_meta,\nsymbolic_shapes = on\n"
+                      "static_only_aliases = pkg.IntOnly\n")
     (tmp_path / "sample.py").write_text("x = 1\n")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
