@@ -21,6 +21,8 @@ _ISINSTANCE_FUNCTION = (
     r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+)(:(?P<value>\d+):(?P<classes>\d+))?$"
 )
 _MODULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$"
+# A name that may use fnmatch wildcards (*, ?, [...]).
+_NAME_PATTERN = r"^[A-Za-z0-9_*?\[\]!-]+$"
 # A dotted name whose parts may use fnmatch wildcards (*, ?, [...]), optionally after "@".
 _TRACED_FUNCTION = r"^@?[A-Za-z0-9_*?\[\]!-]+(\.[A-Za-z0-9_*?\[\]!-]+)+$"
 _TRUE = {"true", "yes", "on", "1"}
@@ -45,6 +47,7 @@ class ProxyTypesConfig:
         "traced_functions",
         "symbolic_shapes",
         "static_only_aliases",
+        "static_parameters",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -61,6 +64,8 @@ class ProxyTypesConfig:
         self.symbolic_shapes = False
         #: Aliases of static number classes that mean "not the dynamic ones" on purpose.
         self.static_only_aliases: tuple[str, ...] = ()
+        #: fnmatch patterns over parameter names that hold static numbers in traced functions.
+        self.static_parameters: tuple[str, ...] = ()
         self._exempt: dict[str, bool] = {}
         if not config_file:
             return
@@ -117,14 +122,15 @@ class ProxyTypesConfig:
         if key == "symbolic_shapes":
             self.symbolic_shapes = self._boolean(key, value, from_ini=from_ini)
             return
-        if key in ("traced_functions", "static_only_aliases"):
+        if key in ("traced_functions", "static_only_aliases", "static_parameters"):
             entries = self._entries(key, value, from_ini=from_ini)
-            pattern = _TRACED_FUNCTION if key == "traced_functions" else _DOTTED_NAME
             for entry in entries:
-                if not re.match(pattern, entry):
-                    self._fail(errors.config_bad_traced_function(entry)
-                               if key == "traced_functions"
-                               else errors.config_not_a_class_name(key, entry))
+                if key == "traced_functions" and not re.match(_TRACED_FUNCTION, entry):
+                    self._fail(errors.config_bad_traced_function(entry))
+                if key == "static_only_aliases" and not re.match(_DOTTED_NAME, entry):
+                    self._fail(errors.config_not_a_class_name(key, entry))
+                if key == "static_parameters" and not re.match(_NAME_PATTERN, entry):
+                    self._fail(errors.config_bad_parameter_pattern(entry))
             setattr(self, key, tuple(entries))
             return
         names = self._name_list(key, value, from_ini=from_ini)
@@ -233,6 +239,7 @@ class ProxyTypesConfig:
             "traced_functions": sorted(self.traced_functions),
             "symbolic_shapes": self.symbolic_shapes,
             "static_only_aliases": sorted(self.static_only_aliases),
+            "static_parameters": sorted(self.static_parameters),
         }
 
     def fingerprint(self) -> str:

@@ -342,6 +342,11 @@ def config_bad_traced_function(entry: str) -> str:
             "pkg.mod.Class.method, nor a decorator like @pkg.mod.decorator")
 
 
+def config_bad_parameter_pattern(entry: str) -> str:
+    """A ``static_parameters`` entry that is no parameter name pattern."""
+    return f'static_parameters: "{entry}" is not a parameter name or pattern like dim or *_dim'
+
+
 def config_empty_entry(key: str) -> str:
     """An empty entry in a list setting (``a,,b``)."""
     return f"{key}: empty entry"

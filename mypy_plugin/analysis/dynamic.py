@@ -40,6 +40,7 @@ from ..findings import Reason
 from .context import current_file
 from .flow import STATIC, Evaluator, Flow, FunctionFacts
 from .subclasses import DynamicSubclasses
+from .walk import Assigned
 
 if TYPE_CHECKING:
     from .flow import FlowAnalysis
@@ -237,7 +238,8 @@ def dynamic_in_expression(
     ``types`` are what mypy already inferred: the type of ``expr`` or, for a
     comparison, of its operands (saves inferring them again); ``expr`` may be
     None when only a type is known.  ``where`` limits the dynamic classes found
-    by type, ``python_types`` the flows by the Python number they stand for.
+    by type; ``python_types`` (the Python numbers a check accepts) limits the flows
+    to those whose dynamic numbers may stand for one of them.
     ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
@@ -263,7 +265,7 @@ def dynamic_in_expression(
         flow = site.evaluator.value(expr)
         if flow is STATIC:
             return None
-        if isinstance(flow, Flow) and (python_types is None or flow.python_type in python_types):
+        if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)):
             found = flow.dynamic
     for typ in types if found is None and include_top else ():
         found = found or dynamic.describe(typ, include_top=True, where=where)
@@ -274,6 +276,20 @@ def dynamic_in_expression(
             facts.is_static(expr) or (check is not None and facts.is_excluded(check))):
         return None
     return found
+
+
+def reads_of_value(
+    api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression
+) -> list[NameExpr]:
+    """The reads of local names that hold the value of ``expr`` as assigned
+    (``ok = n > 0`` ... ``if ok:``), in the function being checked."""
+    facts = _Site(api, dynamic, None).facts
+    if facts is None:
+        return []
+    return [read for read, binding in facts.walk.reads.items()
+            if not binding.static and any(
+                isinstance(definition, Assigned) and definition.expr is expr
+                and definition.depth == 0 for definition in binding.definitions)]
 
 
 class _Site:

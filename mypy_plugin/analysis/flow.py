@@ -17,7 +17,7 @@ container (``shape: Sequence[int]``), and so on.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, NamedTuple, Union
 
 from mypy.nodes import (
@@ -46,6 +46,8 @@ from mypy.nodes import (
     SliceExpr,
     StarExpr,
     AssignmentExpr,
+    BytesExpr,
+    StrExpr,
     TupleExpr,
     TypeAlias,
     TypeInfo,
@@ -93,6 +95,15 @@ _PYTHON_TYPE = {
     "numbers.Complex": "number",
     "numbers.Number": "number",
 }
+#: The Python numbers a value declared as each Python number type may be (a bool
+#: passed for an int is left out: ``not isinstance(n, bool)`` is how code excludes them).
+_STANDS_FOR = {
+    "bool": frozenset({"bool"}),
+    "int": frozenset({"int"}),
+    "float": frozenset({"int", "float"}),
+    "complex": frozenset({"int", "float", "complex"}),
+    "number": frozenset({"int", "float", "complex", "bool"}),
+}
 #: torch's dynamic class for each Python number type (torch has no symbolic complex).
 _TORCH_NAME = {"int": "SymInt", "float": "SymFloat", "bool": "SymBool"}
 
@@ -130,6 +141,18 @@ class Flow(NamedTuple):
     def is_value(self) -> bool:
         """True if the value itself (not only its items) may be dynamic."""
         return 0 in self.depths or EVERY_DEPTH in self.depths
+
+    def may_stand_for(self, python_types: Collection[str]) -> bool:
+        """True if the dynamic numbers of this flow may stand for one of ``python_types``.
+
+        A parameter declared ``float`` also takes ints (and ``complex`` both), and
+        torch has no symbolic complex: ``isinstance(x, complex)`` sorts a torch flow
+        right whatever its declared type.
+        """
+        candidates = _STANDS_FOR[self.python_type]
+        if self.dynamic.kind == "torch":
+            candidates = candidates - {"complex"}
+        return not candidates.isdisjoint(python_types)
 
     def deeper(self, steps: int) -> Flow | None:
         """The flow of the values ``steps`` levels down (negative: packed into containers)."""
@@ -198,6 +221,7 @@ class FlowAnalysis:
         self.symbolic_shapes = config.symbolic_shapes
         self.migrating = bool(config.migrate_classes)
         self.static_only_aliases = frozenset(config.static_only_aliases)
+        self._static_parameters = config.static_parameters
         self._name_patterns = [entry for entry in config.traced_functions
                                if not entry.startswith("@")]
         self._decorator_patterns = [entry[1:] for entry in config.traced_functions
@@ -282,6 +306,8 @@ class FlowAnalysis:
         label = _function_label(function)
         for argument, arg_type in zip(arguments, arg_types):
             name = argument.variable.name
+            if any(fnmatch.fnmatchcase(name, pattern) for pattern in self._static_parameters):
+                continue  # static by the project's convention (dimension indices...)
             found = _number_depths(arg_type)
             if found is None:
                 continue
@@ -396,8 +422,9 @@ class Evaluator:
         if isinstance(expr, UnaryExpr):
             return None if expr.op == "not" else self.flow(expr.expr)
         if isinstance(expr, ComparisonExpr):
-            if any(op in ("is", "is not", "in", "not in") for op in expr.operators):
-                return None
+            if any(op in ("is", "is not", "in", "not in") for op in expr.operators) or any(
+                    isinstance(operand, (StrExpr, BytesExpr)) for operand in expr.operands):
+                return None  # identity, membership, or `padding == "same"`: no number compared
             for operand in expr.operands:
                 found = self.flow(operand)
                 if found is not None and found.is_value:

@@ -25,6 +25,7 @@ from mypy.types import (
 )
 
 from .. import errors
+from ..number_table import table as _table
 
 from . import migrate
 from ..config import ProxyTypesConfig
@@ -90,7 +91,7 @@ def check_isinstance_call(
     found = dynamic_in_expression(
         ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
         include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
-        python_types=None if any(name != "builtins.bool" for name in static) else _BOOL_LIKE,
+        python_types=accepted_python_types(static),
         check=ctx.context)
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = migrate.may_hide_legacy_proxy(subject)
@@ -103,8 +104,10 @@ def check_isinstance_call(
                                      reason=found.reason)
 
 
-#: Python numbers a value must be able to stand for when a check is against ``bool`` only.
-_BOOL_LIKE = frozenset({"bool", "number"})
+def accepted_python_types(static: list[str]) -> frozenset[str]:
+    """The Python number types (``"int"``...) whose values pass a check against ``static``."""
+    return frozenset(python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
+                     if not set(classes).isdisjoint(static))
 
 
 def _may_pass(info: TypeInfo, static: list[str]) -> bool:

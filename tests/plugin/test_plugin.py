@@ -268,6 +268,10 @@ BAD_CONFIGS = [
      'static_only_aliases: "IntWithoutSymInt" is not a fully qualified class name'),
     ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_only_aliases = pkg.A, pkg.A\n",
      'static_only_aliases: "pkg.A" is listed twice'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_parameters = pkg.dim\n",
+     'static_parameters: "pkg.dim" is not a parameter name or pattern like dim or *_dim'),
+    ("pyproject.toml", "[tool.proxy_types]\nstatic_parameters = ['dim', 'dim']\n",
+     'static_parameters: "dim" is listed twice'),
 ]
 
 
@@ -300,7 +304,7 @@ def test_good_config_is_accepted(tmp_path: Path) -> None:
                       "exempt_modules = pkg.*\n"
                       "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
                       "    pkg.meta._[a-z]*_meta,\nsymbolic_shapes = on\n"
-                      "static_only_aliases = pkg.IntOnly\n")
+                      "static_only_aliases = pkg.IntOnly\nstatic_parameters = dim, *_dim\n")
     (tmp_path / "sample.py").write_text("x = 1\n")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",

@@ -132,7 +132,8 @@ def test_flow_settings_are_read_and_cached(tmp_path: Path) -> None:
     config_file.write_text("[mypy.plugins.proxy_types]\n"
                            "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
                            "symbolic_shapes = true\n"
-                           "static_only_aliases = pkg.IntOnly, pkg.FloatOnly\n")
+                           "static_only_aliases = pkg.IntOnly, pkg.FloatOnly\n"
+                           "static_parameters = dim, *_dims\n")
     config = ProxyTypesConfig(str(config_file), raise_errors=True)
     assert config.traced_functions == ("pkg.ops.*", "@pkg.register")
     assert config.symbolic_shapes is True
@@ -141,6 +142,8 @@ def test_flow_settings_are_read_and_cached(tmp_path: Path) -> None:
     assert data["traced_functions"] == ["@pkg.register", "pkg.ops.*"]
     assert data["symbolic_shapes"] is True
     assert data["static_only_aliases"] == ["pkg.FloatOnly", "pkg.IntOnly"]
+    assert config.static_parameters == ("dim", "*_dims")
+    assert data["static_parameters"] == ["*_dims", "dim"]
     default = ProxyTypesConfig(None)
     assert default.traced_functions == () and default.symbolic_shapes is False
     assert default.fingerprint() != config.fingerprint()

@@ -15,7 +15,12 @@ def declared_types(i: int, f: float, c: complex, b: bool, n: numbers.Number,
                    r: numbers.Real, a: Any, s: str, t: torch.Tensor, o: object) -> None:
     isinstance(i, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: parameter "i" of traced function "declared_types" (line 14))
     isinstance(f, float)  # E: [proxy-isinstance] dynamic number "SymFloat"
-    isinstance(c, complex)  # E: [proxy-isinstance] (reason: parameter "c"
+    isinstance(c, complex)  # torch has no symbolic complex: the check sorts a SymFloat right
+    isinstance(c, float)  # E: [proxy-isinstance] (reason: parameter "c"
+    isinstance(i, float)  # a SymInt is no float, and neither is an int
+    isinstance(f, int)  # E: [proxy-isinstance] (reason: parameter "f"
+    isinstance(i, numbers.Real)  # E: [proxy-isinstance] (reason: parameter "i"
+    not isinstance(i, bool)  # excluding bools sends a SymInt where an int goes
     isinstance(b, bool)  # E: [proxy-isinstance] dynamic number "SymBool"
     isinstance(n, numbers.Integral)  # E: [proxy-isinstance] (reason: parameter "n"
     isinstance(r, float)  # E: [proxy-isinstance] (reason: parameter "r"
@@ -74,7 +79,7 @@ def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
     count = 0
     count += n
     range(count)  # E: [proxy-concretize] range()
-    chosen = n if n > 0 else 1  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    chosen = n if n != 2 else 1  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
     range(chosen)  # E: [proxy-concretize] range()
     walrus = (w := n + 1)
     range(w)  # E: [proxy-concretize] range()
@@ -91,15 +96,28 @@ def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
     range(other)
 
 
-def conditions(n: int, f: float, xs: list[int]) -> bool:
-    if n > 0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt" specializes on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
+def conditions(n: int, f: float, xs: list[int], padding: int | str) -> bool:
+    # A maybe-SymInt is reported where a condition pins it to one value (== or != a
+    # literal); an order comparison installs a range guard and leaves it symbolic.
+    if n == 3:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt" specializes on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
         pass
-    while f < 1.0:  # E: [proxy-concretize] dynamic number "SymFloat"
+    while f != 1.0:  # E: [proxy-concretize] dynamic number "SymFloat"
         break
     assert n + 1 != 0  # E: [proxy-concretize] Condition on a comparison
-    if 0 < n:  # E: [proxy-concretize] Condition on a comparison
+    if f == float("inf"):  # E: [proxy-concretize] Condition on a comparison
         pass
-    if len(xs) > 2:
+    if n > 0:
+        pass
+    if 0 < n:
+        pass
+    if n == len(xs):
+        pass
+    if len(xs) == 2:
+        pass
+    if padding == "same":
+        pass
+    is_even = n % 2 == 0
+    if not is_even:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
         pass
     ok = n >= 0
     return ok
@@ -163,6 +181,12 @@ def aliases(x: int, y: float, shape: list[int]) -> bool:
     if all(isinstance(p, traced_lib.IntWithoutSymInt) and p <= 0 for p in shape):
         pass
     return not isinstance(y, FloatWithoutSymFloat) or math.isfinite(y)
+
+
+def static_parameters(xs: list[int], dim: int, batch_dim: int, size: int) -> None:
+    xs[dim]
+    xs[batch_dim]
+    xs[size]  # E: [proxy-concretize] (reason: parameter "size"
 
 
 def wrappers(n: int) -> None:

@@ -18,7 +18,9 @@ def sizes(x: torch.Tensor, size: torch.Size, xs: list[int]) -> None:
     range(size[0])  # E: [proxy-concretize] (reason: "size" is a tensor size
     batch, channels = x.shape[:2]
     range(channels)  # E: [proxy-concretize] (reason: "x.shape"
-    if x.shape[0] > 1:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    if x.shape[0] == 3:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+        pass
+    if x.shape[0] > 3 or x.shape[0] == 1 or x.numel() == 0:  # torch guards these anyway
         pass
     xs[x.shape[0]]  # E: [proxy-concretize] indexing list
     for dim in x.shape:
