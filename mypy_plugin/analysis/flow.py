@@ -426,9 +426,9 @@ class Evaluator:
                     isinstance(operand, (StrExpr, BytesExpr)) for operand in expr.operands):
                 return None  # identity, membership, or `padding == "same"`: no number compared
             for operand in expr.operands:
-                found = self.flow(operand)
-                if found is not None and found.is_value:
-                    return found._replace(depths=_VALUE, python_type="bool")
+                compared = self.flow(operand)
+                if compared is not None and compared.is_value:
+                    return compared._replace(depths=_VALUE, python_type="bool")
             return None
         if isinstance(expr, IndexExpr):
             return self._index(expr)

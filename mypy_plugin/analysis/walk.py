@@ -145,8 +145,8 @@ class FunctionWalk:
             self._expression(node.rvalue, env)
             self._expression(node.lvalue, env)
             env = dict(env)
-            if _is_local(node.lvalue):
-                name = node.lvalue.name  # type: ignore[union-attr]
+            if isinstance(node.lvalue, NameExpr) and _is_local(node.lvalue):
+                name = node.lvalue.name
                 before = env.get(name, Binding(frozenset({UNKNOWN})))
                 env[name] = Binding(frozenset({Augmented(node.rvalue, before)}))
             return env
@@ -174,9 +174,9 @@ class FunctionWalk:
             for expr in node.expr:
                 self._expression(expr, env)
             env = dict(env)
-            for target in node.target:
-                if target is not None:
-                    self._bind_unknown(target, env)
+            for bound in node.target:
+                if bound is not None:
+                    self._bind_unknown(bound, env)
             return self._block(node.body, env)
         if isinstance(node, Block):
             return self._block(node, env)
@@ -234,8 +234,8 @@ class FunctionWalk:
             return inside
 
         head, breaks = self._loop(env, enter, node.body)
-        after = head
-        if node.else_body is not None and head is not None:
+        after: Env | None = head
+        if node.else_body is not None:
             after = self._block(node.else_body, dict(head))
         return merge([after, *breaks])
 
@@ -247,9 +247,9 @@ class FunctionWalk:
             return self._narrowed(node.expr, head, True)
 
         head, breaks = self._loop(env, enter, node.body)
-        after = self._narrowed(node.expr, head, False)
+        after: Env | None = self._narrowed(node.expr, head, False)
         if node.else_body is not None:
-            after = self._block(node.else_body, after)
+            after = self._block(node.else_body, self._narrowed(node.expr, head, False))
         return merge([after, *breaks])
 
     def _loop(
@@ -415,8 +415,9 @@ class FunctionWalk:
         if isinstance(expr, GeneratorExpr):
             self._expression(expr.left_expr, inner)
         else:
-            self._expression(expr.key, inner)
-            self._expression(expr.value, inner)
+            for part in (expr.key, expr.value):
+                if part is not None:
+                    self._expression(part, inner)
 
     # -- narrowing ---------------------------------------------------------------------
 

@@ -92,7 +92,7 @@ def check_isinstance_call(
         ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
         include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
         python_types=accepted_python_types(static),
-        check=ctx.context)
+        check=ctx.context if isinstance(ctx.context, Expression) else None)
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = migrate.may_hide_legacy_proxy(subject)
         if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr):
