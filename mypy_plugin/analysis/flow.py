@@ -82,6 +82,8 @@ EVERY_DEPTH = -1
 _EVERY = frozenset({EVERY_DEPTH})
 _VALUE = frozenset({0})
 _ITEMS = frozenset({1})
+#: ``*args``/``**kwargs`` of unknown type: the tuple or dict itself is no number.
+_STAR_DEPTHS = frozenset({1, 2, 3})
 
 #: The Python number a static number type stands for.
 _PYTHON_TYPE = {
@@ -312,9 +314,9 @@ class FlowAnalysis:
             if found is None:
                 continue
             depths, python_type = found
-            if argument.kind in (ARG_STAR, ARG_STAR2) and arg_type is not None:
-                depths = frozenset(depth + 1 for depth in depths) if EVERY_DEPTH not in depths \
-                    else depths
+            if argument.kind in (ARG_STAR, ARG_STAR2):  # a tuple or dict of such values
+                depths = _STAR_DEPTHS if EVERY_DEPTH in depths else frozenset(
+                    depth + 1 for depth in depths)
             reason = Reason("flow", f'parameter "{name}" of traced function "{label}" '
                                     f"(line {function.line})")
             flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type)

@@ -35,6 +35,8 @@ def unannotated(x, y=1, *sizes, **options):  # type: ignore[no-untyped-def]
     isinstance(y, int)  # E: [proxy-isinstance] (reason: parameter "y"
     isinstance(sizes[0], int)  # E: [proxy-isinstance] (reason: parameter "sizes"
     isinstance(options["k"], int)  # E: [proxy-isinstance] (reason: parameter "options"
+    bool(options)
+    bool(sizes)
 
 
 def unions_and_containers(u: Union[int, str], o: Optional[float], shape: Sequence[int],
