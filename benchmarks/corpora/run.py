@@ -131,6 +131,9 @@ CORPORA: tuple[Corpus, ...] = (
     Corpus("torch-2.13", "installed torch: nn/functional, nn/modules, _decomp, _refs, "
            "_meta_registrations, _prims_common; recommended settings (traced library code)",
            TORCH_MODULES, TORCH_TRACED, ground_truth="torch", torch_mirror=True),
+    Corpus("torch-2.13-shapes", "the same torch modules, symbolic_shapes only (torch.compile "
+           "users' settings)", TORCH_MODULES, "symbolic_shapes = true\n", ground_truth="torch",
+           torch_mirror=True),
     Corpus("torch-2.13-declared", "the same torch modules, declared types only",
            TORCH_MODULES, "", ground_truth="torch", torch_mirror=True),
 )

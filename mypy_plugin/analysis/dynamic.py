@@ -241,6 +241,9 @@ def dynamic_in_expression(
     by type; ``python_types`` (the Python numbers a check accepts) limits the flows
     to those whose dynamic numbers may stand for one of them.
     ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
+    For a ``check``, a container of maybe-dynamic numbers counts as well: checking
+    ``isinstance(shape, int)`` says the code expects a number there, whatever
+    ``shape``'s annotation says.
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
@@ -262,7 +265,7 @@ def dynamic_in_expression(
     for typ in types if found is None else ():
         found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where)
     if found is None and expr is not None and site.flow_possible:
-        flow = site.evaluator.value(expr)
+        flow = site.evaluator.value(expr, items_too=check is not None)
         if flow is STATIC:
             return None
         if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)):

@@ -395,12 +395,15 @@ class Evaluator:
         self._done: dict[int, Flow | None] = {}
         self._active: set[int] = set()
 
-    def value(self, expr: Expression) -> Flow | _Static | None:
-        """The flow reaching ``expr`` itself; STATIC if the code narrowed it."""
+    def value(self, expr: Expression, *, items_too: bool = False) -> Flow | _Static | None:
+        """The flow reaching ``expr`` itself (or, ``items_too``, its items); STATIC if the
+        code narrowed it."""
         if self.facts is not None and self.facts.is_static(expr):
             return STATIC
         flow = self.flow(expr)
-        return flow if flow is not None and flow.is_value else None
+        if flow is None or not (flow.is_value or (items_too and 1 in flow.depths)):
+            return None
+        return flow
 
     def flow(self, expr: Expression) -> Flow | None:
         key = id(expr)

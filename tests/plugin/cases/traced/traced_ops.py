@@ -43,13 +43,16 @@ def unions_and_containers(u: Union[int, str], o: Optional[float], shape: Sequenc
                           pair: tuple[int, str], nested: list[list[int]], *dims: int) -> None:
     isinstance(u, int)  # E: [proxy-isinstance] (reason: parameter "u"
     isinstance(o, float)  # E: [proxy-isinstance] (reason: parameter "o"
-    isinstance(shape, int)  # a sequence is no number
+    isinstance(shape, int)  # E: [proxy-isinstance] (reason: parameter "shape"
+    float(shape)  # type: ignore[arg-type]  # a sequence: a conversion of it is mypy's business
     isinstance(shape[0], int)  # E: [proxy-isinstance] (reason: parameter "shape"
     isinstance(pair[0], int)  # E: [proxy-isinstance] (reason: parameter "pair"
-    isinstance(nested[0], int)
+    isinstance(nested[0], int)  # E: [proxy-isinstance] (reason: parameter "nested"
+    isinstance(nested, int)  # a list of lists: no number at the top or one level down
     isinstance(nested[0][1], int)  # E: [proxy-isinstance] (reason: parameter "nested"
     isinstance(dims[0], int)  # E: [proxy-isinstance] (reason: parameter "dims"
-    isinstance(dims, int)
+    isinstance(dims, int)  # E: [proxy-isinstance] (reason: parameter "dims"
+    isinstance(pair, str)
 
 
 def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
