@@ -70,6 +70,7 @@ class Corpus:
     plugin_settings: str  # the [mypy.plugins.proxy_types] section body
     extra_options: str = ""  # more [mypy] options
     thunder_version: str | None = None  # fetched from PyPI when set
+    wheel: str | None = None  # another package's wheel from PyPI ("name==version")
     ground_truth: str | None = None  # its corpus in ground_truth.toml, to score it
     torch_mirror: bool = False  # checked in a mirror of the installed torch
 
@@ -136,6 +137,9 @@ CORPORA: tuple[Corpus, ...] = (
            torch_mirror=True),
     Corpus("torch-2.13-declared", "the same torch modules, declared types only",
            TORCH_MODULES, "", ground_truth="torch", torch_mirror=True),
+    Corpus("torchvision-0.28-models", "torchvision 0.28.0 models (user code of torch), "
+           "symbolic_shapes only", ("torchvision.models",), "symbolic_shapes = true\n",
+           wheel="torchvision==0.28.0"),
 )
 
 
@@ -158,10 +162,14 @@ def prepare(corpus: Corpus, scratch: Path) -> Path:
     """Fetch the corpus if needed; the directory mypy runs in."""
     source = corpus.source_dir(scratch)
     source.mkdir(parents=True, exist_ok=True)
-    if corpus.thunder_version is not None and not (source / "thunder").is_dir():
-        wheel = download_thunder(corpus.thunder_version, scratch / "downloads")
+    wheel_of = corpus.wheel or (f"lightning-thunder=={corpus.thunder_version}"
+                                if corpus.thunder_version is not None else None)
+    package = corpus.packages[0].partition(".")[0]
+    if wheel_of is not None and not (source / package).is_dir():
+        wheel = download_wheel(wheel_of, scratch / "downloads")
         with zipfile.ZipFile(wheel) as archive:
-            members = [m for m in archive.namelist() if m.startswith("thunder/")]
+            members = [m for m in archive.namelist() if m.startswith(f"{package}/")
+                       and m.endswith((".py", ".pyi"))]
             archive.extractall(source, members)
     if corpus.torch_mirror:
         mirror_torch(source)
@@ -194,20 +202,21 @@ def mirror_torch(destination: Path) -> None:
             link.symlink_to(path)
 
 
-def download_thunder(version: str, downloads: Path) -> Path:
-    """The lightning-thunder wheel of ``version``, downloaded from PyPI once."""
-    pattern = f"lightning_thunder-{version}-*.whl"
+def download_wheel(requirement: str, downloads: Path) -> Path:
+    """The wheel of ``requirement`` (``name==version``), downloaded from PyPI once."""
+    name, _, version = requirement.partition("==")
+    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
     found = sorted(downloads.glob(pattern))
     if not found:
         downloads.mkdir(parents=True, exist_ok=True)
         result = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-             f"lightning-thunder=={version}", "-d", str(downloads)],
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", requirement,
+             "-d", str(downloads)],
             capture_output=True, text=True, check=False)
         found = sorted(downloads.glob(pattern))
         if result.returncode != 0 or not found:
             last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
-            raise CorpusError(f"pip download lightning-thunder=={version} failed: {last}")
+            raise CorpusError(f"pip download {requirement} failed: {last}")
     return found[0]
 
 

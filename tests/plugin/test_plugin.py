@@ -140,13 +140,14 @@ def test_case_files(group: str, mypy_cache_dir: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_warm_cache_gives_same_output(mypy_cache_dir: Path) -> None:
+@pytest.mark.parametrize("group", TORCH_GROUPS)
+def test_warm_cache_gives_same_output(group: str, mypy_cache_dir: Path) -> None:
     pytest.importorskip("torch")
-    first = run_mypy("default", mypy_cache_dir)
-    warm = run_mypy("default", mypy_cache_dir)  # every module now comes from the cache
+    first = run_mypy(group, mypy_cache_dir)
+    warm = run_mypy(group, mypy_cache_dir)  # every module now comes from the cache
     # mypy may list cached and rechecked modules in a different order
     assert sorted(map(repr, actual_errors(first[0]))) == sorted(map(repr, actual_errors(warm[0])))
-    problems = mismatches(expected_errors(case_files("default")), actual_errors(warm[0]))
+    problems = mismatches(expected_errors(case_files(group)), actual_errors(warm[0]))
     assert not problems, "\n".join(problems)
 
 
@@ -163,9 +164,12 @@ def run_mypy_subprocess(group: str, cache_dir: Path, *extra: str) -> str:
     return result.stdout
 
 
-def test_parallel_workers_match_sequential(tmp_path: Path) -> None:
-    sequential = run_mypy_subprocess("configured", tmp_path / "seq")
-    parallel = run_mypy_subprocess("configured", tmp_path / "par", "--num-workers", "2")
+@pytest.mark.parametrize("group", ["configured", "traced"])
+def test_parallel_workers_match_sequential(group: str, tmp_path: Path) -> None:
+    if group in TORCH_GROUPS:
+        pytest.importorskip("torch")
+    sequential = run_mypy_subprocess(group, tmp_path / "seq")
+    parallel = run_mypy_subprocess(group, tmp_path / "par", "--num-workers", "2")
     assert actual_errors(sequential)
     assert sorted(map(repr, actual_errors(parallel))) == sorted(
         map(repr, actual_errors(sequential)))
@@ -379,3 +383,36 @@ def test_plugin_reports_the_same_on_the_oldest_mypy(
     assert expected, f"group {group} has no plugin markers to compare"
     problems = mismatches(expected, actual)
     assert not problems, "\n".join(problems)
+
+
+def test_cached_run_follows_traced_function_changes(tmp_path: Path) -> None:
+    """Editing a traced module or the traced_functions setting rechecks what it must."""
+    pytest.importorskip("torch")
+    project = tmp_path / "project"
+    shutil.copytree(CASES / "traced", project)
+    config = project / "mypy.ini"
+    config.write_text(config.read_text().replace("$MYPY_CONFIG_FILE_DIR/../../../../stubs",
+                                                 str(REPO / "stubs")))
+    files = [path.name for path in case_files("traced")]
+
+    def check() -> list[Actual]:
+        cwd = os.getcwd()
+        os.chdir(project)
+        try:
+            stdout, _, _ = mypy_api.run(["--config-file", str(config), "--cache-dir",
+                                         str(tmp_path / "cache"), "--no-error-summary", *files])
+        finally:
+            os.chdir(cwd)
+        return sorted(actual_errors(stdout), key=repr)
+
+    cold = check()
+    assert any(error.path == "traced_ops.py" for error in cold)
+    ops = project / "traced_ops.py"
+    ops.write_text(ops.read_text() + "\n# edited: only this module is rechecked\n")
+    assert check() == cold
+    config.write_text(config.read_text().replace("    traced_ops.*,\n", ""))
+    untraced = check()
+    assert not any(error.path == "traced_ops.py" and "traced function" in error.message
+                   for error in untraced)
+    assert [error for error in untraced if error.path != "traced_ops.py"] == [
+        error for error in cold if error.path != "traced_ops.py"]
