@@ -37,6 +37,10 @@ def unannotated(x, y=1, *sizes, **options):  # type: ignore[no-untyped-def]
     isinstance(options["k"], int)  # E: [proxy-isinstance] (reason: parameter "options"
     bool(options)
     bool(sizes)
+    if x == 1:  # known gap: mypy runs no comparison hook for an Any operand
+        pass
+    if sizes[0] + 1 == 2:
+        pass
 
 
 def unions_and_containers(u: Union[int, str], o: Optional[float], shape: Sequence[int],
