@@ -111,12 +111,17 @@ class DynamicClasses:
         current: MypyFile | None,
         *,
         where: Callable[[TypeInfo], bool] | None = None,
+        complete: bool = True,
     ) -> Dynamic | None:
-        """The dynamic number ``typ`` may hold as a base class of dynamic classes, or None."""
+        """The dynamic number ``typ`` may hold as a base class of dynamic classes, or None.
+
+        ``complete`` is False while the semantic analyzer is still inside ``current``.
+        """
         def dynamic(proper: ProperType) -> Dynamic | None:
             if not isinstance(proper, Instance) or self.is_dynamic_class(proper.type):
                 return None
-            subclasses = [sub for sub in self.subclasses.of(proper.type, modules, current)
+            subclasses = [sub for sub in self.subclasses.of(proper.type, modules, current,
+                                                             complete=complete)
                           if where is None or where(sub)]
             if not subclasses:
                 return None
@@ -174,27 +179,8 @@ class DynamicClasses:
         ``include_top`` also counts ``Any`` and ``object`` (strict isinstance mode);
         ``where`` limits the search to the dynamic classes it accepts.
         """
-        return self._search(typ, include_top, depth=0, where=where)
-
-    def _search(
-        self,
-        typ: Type,
-        include_top: bool,
-        depth: int,
-        where: Callable[[TypeInfo], bool] | None = None,
-    ) -> str | None:
-        def dynamic_name(proper: ProperType) -> str | None:
-            if isinstance(proper, Instance):
-                if any(base.fullname in self.fullnames for base in proper.type.mro):
-                    return proper.type.name if where is None or where(proper.type) else None
-                if include_top and proper.type.fullname == "builtins.object":
-                    return "object"
-                return None
-            if isinstance(proper, AnyType):
-                return "Any" if include_top else None
-            return None
-
-        return first_in_members(typ, dynamic_name, depth)
+        found = self.describe(typ, include_top=include_top, where=where)
+        return found.name if found is not None else None
 
     def class_of_type_object(self, typ: Type) -> str | None:
         """Like :meth:`class_name` for a class object (``type[X]`` or ``X`` used as a value)."""
@@ -263,7 +249,8 @@ def dynamic_in_expression(
     for typ in types:
         found = found or dynamic.describe(typ, where=where)
     for typ in types if found is None else ():
-        found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where)
+        found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where,
+                                               complete=not site.analyzing)
     if found is None and expr is not None and site.flow_possible:
         flow = site.evaluator.value(expr, items_too=check is not None)
         if flow is STATIC:

@@ -191,7 +191,7 @@ class FunctionFacts:
         self.function = chain[-1]
         self.signature = self.function.type
         self.cacheable = cacheable
-        self.traced = analysis.is_traced(chain, tree)
+        self.traced = analysis.is_traced(chain, tree, complete=cacheable)
         self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
         self._analysis = analysis
         self._walk: FunctionWalk | None = None
@@ -262,9 +262,14 @@ class FlowAnalysis:
             facts = by_function[function] = FunctionFacts(self, chain, tree, cacheable=True)
         return facts
 
-    def is_traced(self, chain: list[FuncDef], tree: MypyFile | None) -> bool:
+    def is_traced(self, chain: list[FuncDef], tree: MypyFile | None, *,
+                  complete: bool = True) -> bool:
         """True if a function of ``chain`` matches ``traced_functions``: a nested
-        function runs while its traced parent does, so it is traced too."""
+        function runs while its traced parent does, so it is traced too.
+
+        Not ``complete`` while the semantic analyzer is still in ``tree``: later
+        decorators are not resolved yet, so what is found then is not kept.
+        """
         if not self.traces_functions or not chain:
             return False
         qualified = chain[0].fullname
@@ -274,20 +279,22 @@ class FlowAnalysis:
             if any(fnmatch.fnmatchcase(qualified, pattern) for pattern in self._name_patterns):
                 return True
             if self._decorator_patterns and tree is not None:
-                for decorator in self._decorators_of(function, tree):
+                for decorator in self._decorators_of(function, tree, complete):
                     if any(fnmatch.fnmatchcase(decorator, pattern)
                            for pattern in self._decorator_patterns):
                         return True
         return False
 
-    def _decorators_of(self, function: FuncDef, tree: MypyFile) -> list[str]:
+    def _decorators_of(self, function: FuncDef, tree: MypyFile, complete: bool) -> list[str]:
         cached = self._decorators.get(tree.fullname)
-        if cached is None or cached[0] is not tree:
+        if not complete or cached is None or cached[0] is not tree:
             found: dict[FuncDef, list[str]] = {}
             for node in walk_tree(tree.defs, _is_statement_container):  # type: ignore[arg-type]
                 if isinstance(node, Decorator):
                     found[node.func] = [name for name in map(_decorator_name, node.decorators)
                                         if name]
+            if not complete:
+                return found.get(function, [])
             cached = self._decorators[tree.fullname] = (tree, found)
         return cached[1].get(function, [])
 

@@ -37,41 +37,47 @@ class DynamicSubclasses:
         self._visible: dict[str, tuple[MypyFile, int, Index]] = {}
 
     def of(self, info: TypeInfo, modules: Mapping[str, MypyFile],
-           current: MypyFile | None) -> tuple[TypeInfo, ...]:
-        """The dynamic subclasses of ``info`` known where ``current`` is checked."""
+           current: MypyFile | None, *, complete: bool = True) -> tuple[TypeInfo, ...]:
+        """The dynamic subclasses of ``info`` known where ``current`` is checked.
+
+        Not ``complete`` while the semantic analyzer is still inside ``current``:
+        nothing learnt about it is kept then.
+        """
         if info.module_name in _TOO_GENERAL_MODULES or info.is_protocol:
             return ()
-        found = list(self._visible_from(current, modules).get(info.fullname, ()))
+        found = list(self._visible_from(current, modules, complete).get(info.fullname, ()))
         home = modules.get(info.module_name)
         if home is not None:
-            found += [sub for sub in self._module_index(home).get(info.fullname, ())
-                      if sub not in found]
+            home_index = self._module_index(home, complete or home is not current)
+            found += [sub for sub in home_index.get(info.fullname, ()) if sub not in found]
         # The most general first (NumberProxy before FloatProxy): it names the report.
         return tuple(sorted(found, key=lambda sub: (len(sub.mro), sub.fullname)))
 
-    def _visible_from(self, current: MypyFile | None,
-                      modules: Mapping[str, MypyFile]) -> Index:
+    def _visible_from(self, current: MypyFile | None, modules: Mapping[str, MypyFile],
+                      complete: bool) -> Index:
         if current is None:
             return {}
         cached = self._visible.get(current.fullname)
-        if cached is not None and cached[0] is current and cached[1] == len(current.imports):
+        if complete and cached is not None and cached[0] is current and cached[1] == len(
+                current.imports):
             return cached[2]
         merged: dict[str, list[TypeInfo]] = {}
         for name in sorted(_imported_modules(current) | {current.fullname}):
             tree = modules.get(name)
             if tree is None:
                 continue
-            for base, subs in self._module_index(tree).items():
+            for base, subs in self._module_index(tree, complete or tree is not current).items():
                 known = merged.setdefault(base, [])
                 known += [sub for sub in subs if sub not in known]
         index = {base: tuple(subs) for base, subs in merged.items()}
-        self._visible[current.fullname] = (current, len(current.imports), index)
+        if complete:
+            self._visible[current.fullname] = (current, len(current.imports), index)
         return index
 
-    def _module_index(self, tree: MypyFile) -> Index:
+    def _module_index(self, tree: MypyFile, complete: bool) -> Index:
         """Base class name -> dynamic classes defined in ``tree`` that derive from it."""
         cached = self._by_module.get(tree.fullname)
-        if cached is not None and cached[0] is tree:
+        if complete and cached is not None and cached[0] is tree:
             return cached[1]
         index: dict[str, list[TypeInfo]] = {}
         for symbol in tree.names.values():
@@ -87,7 +93,8 @@ class DynamicSubclasses:
                     continue
                 index.setdefault(base.fullname, []).append(info)
         frozen = {base: tuple(subs) for base, subs in index.items()}
-        self._by_module[tree.fullname] = (tree, frozen)
+        if complete:
+            self._by_module[tree.fullname] = (tree, frozen)
         return frozen
 
 

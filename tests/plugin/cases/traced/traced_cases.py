@@ -7,6 +7,22 @@ import torch
 from traced_lib import plain, register, symbol
 
 
+def cast_first(n: int) -> int:
+    # A cast is judged while mypy still analyzes this module: the decorators below
+    # are not resolved yet, which must not hide that their functions are traced.
+    from typing import cast
+
+    return cast(int, n)
+
+
+def factory() -> None:
+    @register("mul")
+    def inner(a: int) -> None:
+        isinstance(a, int)  # E: [proxy-isinstance] (reason: parameter "a" of traced function "inner"
+
+    inner(1)
+
+
 @register("add")
 def registered(a: int, b: float) -> None:
     isinstance(a, int)  # E: [proxy-isinstance] (reason: parameter "a" of traced function "registered"
