@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, NamedTuple, Union
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
-    FakeInfo,
+    AssignmentExpr,
+    BytesExpr,
     CallExpr,
     CastExpr,
     ComparisonExpr,
     ConditionalExpr,
     Decorator,
     Expression,
+    FakeInfo,
     FuncDef,
     GeneratorExpr,
     IndexExpr,
@@ -45,8 +47,6 @@ from mypy.nodes import (
     SetExpr,
     SliceExpr,
     StarExpr,
-    AssignmentExpr,
-    BytesExpr,
     StrExpr,
     TupleExpr,
     TypeAlias,
@@ -68,7 +68,13 @@ from mypy.types import (
     get_proper_type,
 )
 
-from ..constants import DEFAULT_DYNAMIC_CLASSES, STATIC_NUMBER_CLASSES
+from ..constants import (
+    DEFAULT_DYNAMIC_CLASSES,
+    DYNAMIC_PYTHON_TYPES,
+    STATIC_BUILTIN_TYPES,
+    STATIC_NUMBER_CLASSES,
+)
+from ..number_table import table as _table
 from ..findings import Reason
 from .semanal import walk as walk_tree
 from .walk import Assigned, Augmented, Binding, FunctionWalk, Param
@@ -85,18 +91,18 @@ _ITEMS = frozenset({1})
 #: ``*args``/``**kwargs`` of unknown type: the tuple or dict itself is no number.
 _STAR_DEPTHS = frozenset({1, 2, 3})
 
-#: The Python number a static number type stands for.
-_PYTHON_TYPE = {
-    "builtins.bool": "bool",
-    "builtins.int": "int",
-    "builtins.float": "float",
-    "builtins.complex": "complex",
-    "numbers.Integral": "int",
-    "numbers.Rational": "number",
-    "numbers.Real": "number",
-    "numbers.Complex": "number",
-    "numbers.Number": "number",
-}
+def _python_type_of(static_class: str) -> str:
+    """The Python number a static number class stands for: ``numbers.Integral`` is an
+    int, ``numbers.Real`` may be several ("number")."""
+    if static_class in STATIC_BUILTIN_TYPES:
+        return STATIC_BUILTIN_TYPES[static_class]
+    passing = [python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
+               if static_class in classes and python_type != "bool"]
+    return passing[0] if len(passing) == 1 else "number"
+
+
+#: The Python number each static number class stands for.
+_PYTHON_TYPE = {name: _python_type_of(name) for name in STATIC_NUMBER_CLASSES}
 #: The Python numbers a value declared as each Python number type may be (a bool
 #: passed for an int is left out: ``not isinstance(n, bool)`` is how code excludes them).
 _STANDS_FOR = {
@@ -107,7 +113,9 @@ _STANDS_FOR = {
     "number": frozenset({"int", "float", "complex", "bool"}),
 }
 #: torch's dynamic class for each Python number type (torch has no symbolic complex).
-_TORCH_NAME = {"int": "SymInt", "float": "SymFloat", "bool": "SymBool"}
+_TORCH_NAME = {python_type: fullname.rpartition(".")[2]
+               for fullname, python_type in DYNAMIC_PYTHON_TYPES.items()
+               if fullname.startswith("torch.")}
 
 _TENSOR_BASES = frozenset({"torch._C.TensorBase", "torch._tensor.Tensor", "torch.Tensor"})
 _SIZE_CLASSES = frozenset({"torch._C.Size", "torch.Size"})
@@ -118,7 +126,6 @@ _ONE_SIZE_METHODS = frozenset({"numel", "sym_numel", "storage_offset", "sym_stor
 _STATIC_GUARDS = frozenset({"proxy_types.is_static_number", "proxy_types._guards.is_static_number"})
 _DYNAMIC_GUARDS = frozenset(
     {"proxy_types.is_dynamic_number", "proxy_types._guards.is_dynamic_number"})
-_TO_STATIC = frozenset({"proxy_types.to_static", "proxy_types._convert.to_static"})
 #: Calls whose result holds the same values as their first argument, one depth down
 #: (``max(shape)``) or at the same depth (``tuple(shape)``, ``abs(n)``).
 _ITEM_OF_ARGUMENT = frozenset({"builtins.min", "builtins.max", "builtins.sum"})
@@ -190,7 +197,6 @@ class FunctionFacts:
                  cacheable: bool) -> None:
         self.function = chain[-1]
         self.signature = self.function.type
-        self.cacheable = cacheable
         self.traced = analysis.is_traced(chain, tree, complete=cacheable)
         self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
         self._analysis = analysis
@@ -231,7 +237,7 @@ class FlowAnalysis:
         configured = [name for name in (*config.dynamic_number_classes, *config.migrate_classes)
                       if name not in DEFAULT_DYNAMIC_CLASSES]
         # A flow has no class of its own: it is shown as the first configured class.
-        self._configured_names = configured[0].rpartition(".")[2] if configured else ""
+        self._configured_name = configured[0].rpartition(".")[2] if configured else ""
         guarded = bool(configured) and all(name in dynamic.guarded for name in configured)
         self._configured_kind = "guarded" if guarded else "silent"
         # module -> (its tree, facts per function); a new tree (a re-check) starts afresh
@@ -333,8 +339,8 @@ class FlowAnalysis:
         """The dynamic number a flow-sourced value of ``python_type`` stands for."""
         from .dynamic import Dynamic
 
-        if self._configured_names:
-            return Dynamic(self._configured_names, self._configured_kind, reason)
+        if self._configured_name:
+            return Dynamic(self._configured_name, self._configured_kind, reason)
         return Dynamic(_TORCH_NAME.get(python_type, "SymInt | SymFloat"), "torch", reason)
 
     def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:

@@ -46,6 +46,7 @@ from mypy.nodes import (
     ListExpr,
     MatchStmt,
     NameExpr,
+    OpExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     RaiseStmt,
@@ -58,7 +59,6 @@ from mypy.nodes import (
     UnaryExpr,
     WhileStmt,
     WithStmt,
-    OpExpr,
 )
 
 from .semanal import walk as walk_tree
