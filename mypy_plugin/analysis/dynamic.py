@@ -40,7 +40,7 @@ from ..findings import Reason
 from .context import current_file
 from .flow import STATIC, Evaluator, Flow, FunctionFacts
 from .subclasses import DynamicSubclasses
-from .walk import Assigned
+from .reaching import Assigned
 
 if TYPE_CHECKING:
     from .flow import FlowAnalysis

@@ -9,7 +9,7 @@ Sources (besides declared types, see :mod:`.dynamic`):
 
 A value computed from such a value stays maybe dynamic (arithmetic, ``abs``/
 ``min``/``max``/``sum``, packing, indexing, unpacking, loop targets, assignments,
-conditional expressions) until the code narrows it (:mod:`.walk`).  Values are
+conditional expressions) until the code narrows it (:mod:`.reaching`).  Values are
 followed *depth*-wise: depth 0 is the value itself, depth 1 the items of a
 container (``shape: Sequence[int]``), and so on.
 """
@@ -77,7 +77,7 @@ from ..constants import (
 from ..number_table import table as _table
 from ..findings import Reason
 from .semanal import walk as walk_tree
-from .walk import Assigned, Augmented, Binding, FunctionWalk, Param
+from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:
     from ..config import ProxyTypesConfig
