@@ -2,8 +2,9 @@
 
 Sections: ``plugin`` (mypy with/without the plugin: time and memory),
 ``instructions`` (the same comparison counted in instructions, under valgrind),
-``profile`` (cProfile of the plugin's hooks), ``guards`` (guards against
-isinstance) and ``operations`` (proxy operations against torch SymInt).
+``profile`` (cProfile of the plugin's hooks), ``guards`` (guards against an
+empty call and isinstance), ``operations`` (proxy operations against torch SymInt) and
+``audit`` (an isinstance-heavy loop with and without an active runtime audit).
 Progress goes to stderr, tables to stdout.
 """
 
@@ -19,8 +20,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from . import bench_guards, bench_operations, count_instructions
-from ._common import (
+from . import bench_audit, bench_guards, bench_operations, count_instructions
+from .common import (
     DEFAULT_WORKDIR,
     ROOT,
     BenchmarkError,
@@ -34,7 +35,7 @@ from .corpus import KNOWN_CORPORA, Corpus, corpora
 from .count_instructions import InstructionCount
 from .profile_plugin import HookCost, Profile, format_rows
 
-SECTIONS = ("plugin", "instructions", "profile", "guards", "operations")
+SECTIONS = ("plugin", "instructions", "profile", "guards", "operations", "audit")
 FULL_CORPORA = "project,torch-refs,thunder"
 
 
@@ -173,14 +174,12 @@ def main(argv: list[str] | None = None) -> int:
             text, profile = profile_section(arguments)
             print(f"\n{text}", flush=True)
             results["profile"] = asdict(profile)
-        number, repeat = (200, 1) if arguments.quick else (500_000, 5)
         if "guards" in arguments.sections:
             note("timing the guards ...")
-            guard_timings = bench_guards.measure(number, repeat)
-            print("\n" + bench_guards.format_table(
-                guard_timings, "guards: ns per call (ratio to isinstance(x, (int, float, complex)))"),
-                flush=True)
-            results["guards"] = guard_timings
+            number, repeats = (1000, 3) if arguments.quick else (100_000, 21)
+            guard_cells = bench_guards.measure(number, repeats)
+            print("\n" + bench_guards.format_table(guard_cells, bench_guards.title()), flush=True)
+            results["guards"] = bench_guards.as_json(guard_cells)
         if "operations" in arguments.sections:
             note("timing proxy operations ...")
             number, repeat = (100, 1) if arguments.quick else (20_000, 5)
@@ -189,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
                 operation_timings, "operations: ns per operation (ratio to a backed torch SymInt)"),
                 flush=True)
             results["operations"] = operation_timings
+        if "audit" in arguments.sections:
+            note("timing an active runtime audit ...")
+            number, repeat = (2, 1) if arguments.quick else (40, 30)
+            audit_timings = bench_audit.measure(number, repeat)
+            print("\n" + bench_audit.format_table(audit_timings), flush=True)
+            results["audit"] = audit_timings
     except BenchmarkError as error:
         print(f"benchmarks: error: {error}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ if __package__ in (None, ""):
 
 from mypy.plugin import Plugin  # noqa: E402
 
-from benchmarks._common import DEFAULT_WORKDIR, BenchmarkError, median, note, render_table  # noqa: E402
+from benchmarks.common import DEFAULT_WORKDIR, BenchmarkError, median, note, render_table  # noqa: E402
 from benchmarks.bench_plugin import run_mypy, write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, corpora  # noqa: E402
 

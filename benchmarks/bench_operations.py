@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import format_ns, format_ratio, ratio, render_table  # noqa: E402
+from benchmarks.common import format_ns, format_ratio, ratio, render_table  # noqa: E402
 from benchmarks._symbolic import symbolic_subjects  # noqa: E402
 from proxy_types import IntegerProxy, trace  # noqa: E402
 

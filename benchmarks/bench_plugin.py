@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._common import ROOT, BenchmarkError, PairedChange, median, note, paired_change, ratio
+from .common import ROOT, BenchmarkError, PairedChange, median, note, paired_change, ratio
 from .corpus import Corpus, with_plugin
 
 VARIANTS = ("without", "with")

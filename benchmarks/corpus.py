@@ -23,7 +23,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._common import ROOT, BenchmarkError, note
+from .common import ROOT, BenchmarkError, note
 
 THUNDER_VERSION = "0.2.6"
 PLUGINS_LINE = "plugins = mypy_plugin"

@@ -26,7 +26,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import (  # noqa: E402
+from benchmarks.common import (  # noqa: E402
     BenchmarkError,
     corpus_tool_parser,
     note,
@@ -101,7 +101,7 @@ def count(corpus: Corpus, workdir: Path, mode: str) -> InstructionCount:
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    totals = {v: _instructions(outputs[v], corpus, v) for v in VARIANTS}
+    totals = {v: total_instructions(outputs[v], corpus, v) for v in VARIANTS}
     if proxy_reports(outputs["without"]):
         raise BenchmarkError(f"{corpus.name}: proxy-* errors without the plugin; "
                              "the baseline config is not plugin-free")
@@ -122,7 +122,7 @@ def _finish(corpus: Corpus, space: Workspace, variant: str,
     return checked_output(corpus, space.configs[variant], process.wait(), space.logs[variant])
 
 
-def _instructions(output: str, corpus: Corpus, variant: str) -> int:
+def total_instructions(output: str, corpus: Corpus, variant: str) -> int:
     found = _TOTAL.findall(output)
     if not found:
         # valgrind itself failing exits 1 too, like mypy finding errors: show why.

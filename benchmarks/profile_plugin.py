@@ -20,7 +20,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import (  # noqa: E402
+from benchmarks.common import (  # noqa: E402
     ROOT,
     corpus_tool_parser,
     render_table,

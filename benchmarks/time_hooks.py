@@ -27,7 +27,7 @@ if __package__ in (None, ""):
 
 from mypy.plugin import Plugin  # noqa: E402
 
-from benchmarks._common import (  # noqa: E402
+from benchmarks.common import (  # noqa: E402
     BenchmarkError,
     corpus_tool_parser,
     render_table,

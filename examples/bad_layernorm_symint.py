@@ -1,8 +1,10 @@
+# mypy: enable-error-code="proxy-specialize"
 """torch.nn.LayerNorm's shape check, which fails for a symbolic size.
 
 LayerNorm(x.shape[-1]) under symbolic tracing passes a torch.SymInt.  A SymInt
 is not a numbers.Integral, so the size is treated as a sequence and
-tuple(size) raises TypeError.
+tuple(size) raises TypeError.  int(width) works, but installs a guard that
+specializes the program (proxy-specialize, off unless enabled, as at the top).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def normalized_shape_of(size: int | torch.SymInt | Sequence[int]) -> tuple[objec
 
 
 def hidden_width(width: torch.SymInt) -> int:
-    return int(width)  # expect: proxy-concretize
+    return int(width)  # expect: proxy-specialize
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Union
 
 from mypy.nodes import Expression, FuncDef
+from mypy.errorcodes import ErrorCode
 from mypy.plugin import (
     CheckerPluginInterface,
     SemanticAnalyzerPluginInterface,
@@ -60,3 +61,13 @@ def known_type(api: object, expr: Expression) -> Type | None:
         return None
     found = lookup(expr)
     return found if isinstance(found, Type) else None
+def error_code_enabled(api: AnyPluginInterface, code: ErrorCode) -> bool:
+    """Whether mypy shows errors with ``code`` in the module being analyzed.
+
+    Asked through the ``Errors`` object mypy reports into (``msg.errors``; a type
+    analyzer's through its semantic analyzer); True when that is out of reach,
+    so a report is never lost to a moved attribute.
+    """
+    reporter = getattr(api, "msg", None) or getattr(getattr(api, "api", None), "msg", None)
+    enabled = getattr(getattr(reporter, "errors", None), "is_error_code_enabled", None)
+    return bool(enabled(code)) if callable(enabled) else True

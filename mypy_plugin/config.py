@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import configparser
 import fnmatch
 import hashlib
 import json
 import re
 import sys
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 from . import errors
 from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
+from .settings_files import SettingsFileError, TomlUnavailable, read_ini, read_toml, toml_table
 
 # Patterns, not compiled ones: `re` compiles each on first use, so a config
 # without plugin settings skips the 0.5 ms of compiling them on every run.
@@ -48,6 +47,9 @@ class ProxyTypesConfig:
         "symbolic_shapes",
         "static_only_aliases",
         "static_parameters",
+        "audit_classes",
+        "guarded_number_classes",
+        "concretizing_functions",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -56,6 +58,8 @@ class ProxyTypesConfig:
         self.strict_isinstance = False
         self.exempt_modules: tuple[str, ...] = DEFAULT_EXEMPT_MODULES
         self.migrate_classes: tuple[str, ...] = ()
+        #: Read by the runtime audit only (proxy_types._config); checked here for spelling.
+        self.audit_classes: tuple[str, ...] = ()
         #: isinstance wrapper -> (index of the value argument, index of the classes argument)
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
         #: fnmatch patterns over function names, and "@" + decorator names (patterns too)
@@ -66,6 +70,10 @@ class ProxyTypesConfig:
         self.static_only_aliases: tuple[str, ...] = ()
         #: fnmatch patterns over parameter names that hold static numbers in traced functions.
         self.static_parameters: tuple[str, ...] = ()
+        #: Configured dynamic classes whose conversions install a guard, like torch's.
+        self.guarded_number_classes: tuple[str, ...] = ()
+        #: Helpers (thunder's ``pyval``) whose call reads a dynamic argument's value.
+        self.concretizing_functions: tuple[str, ...] = ()
         self._exempt: dict[str, bool] = {}
         if not config_file:
             return
@@ -74,6 +82,7 @@ class ProxyTypesConfig:
                 self._read_toml(config_file)
             else:
                 self._read_ini(config_file)
+            self._check_guarded_classes()
         except Exception as error:
             # Imported on failure only: the runtime package would cost every mypy run
             # its import time (see number_table.py).
@@ -87,27 +96,22 @@ class ProxyTypesConfig:
     # -- reading ------------------------------------------------------------
 
     def _read_ini(self, path: str) -> None:
-        parser = configparser.ConfigParser(interpolation=None)
         try:
-            parser.read(path, encoding="utf-8")
-        except (configparser.Error, OSError, UnicodeDecodeError) as exc:
-            self._fail(errors.config_unreadable(str(exc)))
-        if not parser.has_section(PLUGIN_SECTION_INI):
-            return
-        section = parser[PLUGIN_SECTION_INI]
-        for key, raw in section.items():
+            sections = read_ini(path)
+        except SettingsFileError as error:
+            self._fail(errors.config_unreadable(str(error)))
+        for key, raw in sections.get(PLUGIN_SECTION_INI, {}).items():
             self._set(key, raw, from_ini=True)
 
     def _read_toml(self, path: str) -> None:
-        loads = self._toml_loader()
         try:
-            with open(path, "rb") as stream:
-                data = loads(stream.read().decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            self._fail(errors.config_unreadable(str(exc)))
-        section: Any = data
-        for part in PLUGIN_SECTION_TOML:
-            section = section.get(part, {}) if isinstance(section, dict) else {}
+            section = toml_table(read_toml(path), PLUGIN_SECTION_TOML)
+        except TomlUnavailable:
+            self._fail(errors.config_needs_tomli())
+        except SettingsFileError as error:
+            self._fail(errors.config_unreadable(str(error)))
+        if section is None:
+            return
         if not isinstance(section, dict):
             self._fail(errors.config_not_a_table())
         for key, value in section.items():
@@ -134,14 +138,17 @@ class ProxyTypesConfig:
             setattr(self, key, tuple(entries))
             return
         names = self._name_list(key, value, from_ini=from_ini)
-        if key in ("dynamic_number_classes", "migrate_classes"):
+        if key in ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
+                   "audit_classes"):
             for name in names:
                 if not re.match(_DOTTED_NAME, name):
                     self._fail(errors.config_not_a_class_name(key, name))
-            if key == "migrate_classes":
-                self.migrate_classes = tuple(names)
-            else:
-                self.dynamic_number_classes = tuple(names)
+            setattr(self, key, tuple(names))
+        elif key == "concretizing_functions":
+            for name in names:
+                if not re.match(_DOTTED_NAME, name):
+                    self._fail(errors.config_not_a_function_name(key, name))
+            self.concretizing_functions = tuple(names)
         elif key == "isinstance_functions":
             self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
@@ -149,6 +156,13 @@ class ProxyTypesConfig:
                 if not re.match(_MODULE_PATTERN, name):
                     self._fail(errors.config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
+
+    def _check_guarded_classes(self) -> None:
+        # After every key is read: the settings may come in any order.
+        dynamic = set(self.dynamic_number_classes) | set(self.migrate_classes)
+        for name in self.guarded_number_classes:
+            if name not in dynamic:
+                self._fail(errors.config_guarded_not_dynamic(name))
 
     def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
         match = re.match(_ISINSTANCE_FUNCTION, entry)
@@ -202,18 +216,6 @@ class ProxyTypesConfig:
 
         raise ConfigurationError(errors.config_error_line(self.config_file, problem))
 
-    def _toml_loader(self) -> Callable[[str], dict[str, Any]]:
-        if sys.version_info >= (3, 11):
-            import tomllib
-
-            return tomllib.loads
-        try:
-            import tomli  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            self._fail(errors.config_needs_tomli())
-        loads: Callable[[str], dict[str, Any]] = tomli.loads
-        return loads
-
     # -- using --------------------------------------------------------------
 
     def is_exempt(self, module: str) -> bool:
@@ -240,6 +242,8 @@ class ProxyTypesConfig:
             "symbolic_shapes": self.symbolic_shapes,
             "static_only_aliases": sorted(self.static_only_aliases),
             "static_parameters": sorted(self.static_parameters),
+            "guarded_number_classes": sorted(self.guarded_number_classes),
+            "concretizing_functions": sorted(self.concretizing_functions),
         }
 
     def fingerprint(self) -> str:

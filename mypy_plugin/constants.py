@@ -24,9 +24,6 @@ ISINSTANCE_FUNCTIONS: dict[str, str] = {
     "builtins.issubclass": "issubclass",
 }
 
-CONCRETIZING_FUNCTIONS: dict[str, str] = dict(_table.CONCRETIZING_FUNCTIONS)
-CONCRETIZING_MODULES: tuple[str, ...] = _table.CONCRETIZING_MODULES
-
 #: Builtin sequence methods whose index argument goes through ``__index__``.
 INDEXING_METHODS: dict[str, str] = {
     f"builtins.{container}.{method}": f"indexing {container}"
@@ -51,13 +48,54 @@ DEFAULT_EXEMPT_MODULES: tuple[str, ...] = ("proxy_types", "proxy_types.*")
 
 
 def concretizing_operation(fullname: str) -> str | None:
-    """How users spell the concretizing callable ``fullname``, or None if it is not one."""
-    if fullname in CONCRETIZING_FUNCTIONS:
-        return CONCRETIZING_FUNCTIONS[fullname]
-    module, _, name = fullname.rpartition(".")
-    if module in CONCRETIZING_MODULES and not name.startswith("_"):
-        return f"{fullname}()"
-    return None
+    """How users spell the converting callable ``fullname``, or None if it is not one.
+
+    ``fullname`` is also the operation the table's ``outcome()`` takes.
+    """
+    if _table.conversion(fullname) is None:
+        return None
+    return _table.operation_spelling(fullname)
+
+
+#: The table's operation for indexing a builtin sequence (``xs[p]`` calls ``p.__index__``).
+INDEXING_OPERATION = "indexing"
+#: The table's operation for a truth test (``if``, ``all()``...).
+TRUTH_TEST_OPERATION = "truth test"
+#: The table's operation for hashing (dict keys, set members).
+HASH_OPERATION = "__hash__"
+#: The table's operation for formatting (``format(p, spec)``, f-strings, ``str.format``).
+FORMAT_OPERATION = "__format__"
+
+#: Methods of the builtin hash containers that hash their key argument, with the spelling.
+HASHING_METHODS: dict[str, str] = {
+    f"builtins.{container}.{method}": spelling
+    for container, spelling, methods in (
+        ("dict", "dict key", ("__getitem__", "__setitem__", "__delitem__", "__contains__",
+                              "get", "pop", "setdefault")),
+        ("set", "set member", ("add", "discard", "remove", "__contains__")),
+        ("frozenset", "set member", ("__contains__",)),
+    )
+    for method in methods
+}
+
+#: mypy checks displays and comprehensions as calls of these made-up functions
+#: (a dict display only when it has a type context or, before mypy 2.0, non-Instance
+#: keys: otherwise mypy infers it without any call).  Each with what its item is.
+DISPLAY_FUNCTIONS: dict[str, str] = {
+    "<dict>": "dict key",
+    "<set>": "set member",
+    "<dictionary-comprehension>": "dict key",
+    "<set-comprehension>": "set member",
+}
+
+#: Functions that test every item of their iterable for truth.
+ITEMS_TRUTH_FUNCTIONS: dict[str, str] = {"builtins.any": "any()", "builtins.all": "all()"}
+
+#: ``type(x)``: compared with a static class, it misclassifies like isinstance.
+TYPE_FUNCTION = "builtins.type"
+
+#: ``"...".format(...)``; mypy also checks every f-string replacement field as a call of it.
+STR_FORMAT_METHOD = "builtins.str.format"
 
 
 def is_comparison_method(fullname: str) -> bool:

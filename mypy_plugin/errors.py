@@ -15,8 +15,9 @@ from mypy.plugin import (
 )
 
 from . import findings
-from ._mypy_compat import AnyPluginInterface, current_path
+from ._mypy_compat import AnyPluginInterface, current_path, error_code_enabled
 from .findings import Reason, Report
+from .number_table import table as _table
 
 CATEGORY = "proxy-types"
 
@@ -48,8 +49,16 @@ PROXY_CAST = ErrorCode(
     CATEGORY,
 )
 
+PROXY_SPECIALIZE = ErrorCode(
+    "proxy-specialize",
+    "a dynamic number that guards (torch.SymInt, guarded_number_classes) is converted or "
+    "branched on: sound, but the program is specialized on its traced value",
+    CATEGORY,
+    default_enabled=False,  # guards are sound: users opt in with enable_error_code
+)
+
 ALL_CODES: tuple[ErrorCode, ...] = (
-    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST
+    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE
 )
 
 
@@ -65,6 +74,8 @@ def _shown_classes(classes: tuple[str, ...]) -> str:
 
 _GUARDS = "use proxy_types.is_static_number() / is_dynamic_number()"
 _RECORD = "use proxy_types.check(...) to record it, or to_static() explicitly"
+_EXPLICIT = "use proxy_types.to_static() to make the conversion explicit"
+_GUARD_EFFECT = "installs a guard that specializes the program on the traced value"
 
 
 #: Reasons shown in messages: those a declared type does not already tell.
@@ -98,15 +109,42 @@ def _render(report: Report) -> str:
         return (f"{report.operation}() against static number classes ({classes}) may see a "
                 f'legacy proxy typed "{dynamic}" (migrate_classes: legacy proxies still subclass '
                 f"builtin numbers at runtime); {_GUARDS}")
+    guards = report.code == PROXY_SPECIALIZE.code
+    if kind == findings.CONVERSION and guards:
+        return (f'{report.operation} installs a guard on dynamic number "{dynamic}": sound, but '
+                f"the program is specialized on its traced value; {_EXPLICIT}")
     if kind == findings.CONVERSION:
         return (f'{report.operation} turns dynamic number "{dynamic}" into a static value fixed '
-                "at trace time; use proxy_types.to_static() to make the conversion explicit")
+                f"at trace time; {_EXPLICIT}")
     if kind == findings.CONDITION:
-        return (f'Condition on a comparison of dynamic number "{dynamic}" specializes on the '
-                f"traced value; {_RECORD}")
+        effect = _GUARD_EFFECT if guards else "specializes on the traced value"
+        return f'Condition on a comparison of dynamic number "{dynamic}" {effect}; {_RECORD}'
     if kind == findings.BOOL_CONDITION:
-        return (f'Condition on dynamic bool "{subject}" ("{dynamic}") specializes on the traced '
-                f"value; {_RECORD}")
+        effect = _GUARD_EFFECT if guards else "specializes on the traced value"
+        return f'Condition on dynamic bool "{subject}" ("{dynamic}") {effect}; {_RECORD}'
+    if kind == findings.ITEMS_TRUTH:
+        effect = _GUARD_EFFECT if guards else "specializes on the traced value"
+        return (f'{report.operation} tests each item for truth, which for dynamic number '
+                f'"{dynamic}" {effect}; {_RECORD}')
+    if kind == findings.CONCRETIZING_CALL:
+        effect = ("installs a guard: the program is specialized on it" if guards
+                  else "fixed at trace time")
+        return (f'{report.operation} reads the value of dynamic number "{dynamic}" '
+                f"(concretizing_functions), {effect}; keep the value dynamic, or convert it "
+                "explicitly with proxy_types.to_static()")
+    if kind == findings.HASHING:
+        effect = (_GUARD_EFFECT if guards else
+                  "needs a static value: the hash fails or bakes in the traced value")
+        return (f'{report.operation} hashes dynamic number "{dynamic}", which {effect}; key by '
+                "something static, or use proxy_types.to_static() explicitly")
+    if kind == findings.FORMAT_SPEC:
+        return (f'Format spec "{subject}" needs the value of dynamic number "{dynamic}" (without '
+                "a spec, formatting shows its name); use proxy_types.to_static() to format the "
+                "value explicitly")
+    if kind == findings.TYPE_COMPARISON:
+        return (f"{report.operation} against static number classes ({classes}) misclassifies "
+                f'dynamic number "{dynamic}": its type is never a static number class; '
+                f"{_GUARDS}")
     if kind == findings.CAST:
         targets = " | ".join(report.classes)
         return (f'cast() to static number type "{targets}" hides dynamic number "{dynamic}" (the '
@@ -140,11 +178,23 @@ _CODES = {code.code: code for code in ALL_CODES}
 
 
 def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
-    """Render ``report``, report it to mypy at ``context`` and keep it for collectors."""
+    """Render ``report``, report it to mypy at ``context`` and keep it for collectors.
+
+    A report under a disabled code (proxy-specialize by default) is neither
+    rendered nor kept: mypy would drop it, and collectors must see what mypy shows.
+    """
+    code = _CODES[report.code]
+    if not code.default_enabled and not error_code_enabled(api, code):
+        return
     located = replace(report, file=current_path(api), line=context.line,
                       column=context.column, message=render(report))
-    api.fail(located.message, context, code=_CODES[report.code])
+    api.fail(located.message, context, code=code)
     findings.keep(located)
+
+
+def code_of(outcome: str) -> str | None:
+    """The error code reporting a conversion's outcome (a ``_table.OUTCOMES`` key), or None."""
+    return _table.finding_code(outcome)
 
 
 # -- the reports, one function per kind ----------------------------------------
@@ -177,22 +227,88 @@ def may_be_legacy_proxy(
                               function, classes))
 
 
+def _code(outcome: str) -> str:
+    code = code_of(outcome)
+    if code is None:
+        raise ValueError(f"outcome {outcome!r} is not a finding")
+    return code
+
+
 def implicit_conversion(
     api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
-    reason: Reason | None = None,
+    *, outcome: str = "raises", reason: Reason | None = None,
 ) -> None:
-    """proxy-concretize: a conversion call or index turns a dynamic number static."""
-    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONVERSION, dynamic, operation,
+    """proxy-concretize (proxy-specialize when it guards): a conversion call or index."""
+    emit(api, context, Report(_code(outcome), findings.CONVERSION, dynamic, operation,
                               reason=reason))
 
 
 def dynamic_condition(
-    api: CheckerPluginInterface, context: Context, dynamic: str, reason: Reason | None = None
+    api: CheckerPluginInterface, context: Context, dynamic: str,
+    *, outcome: str = "raises", reason: Reason | None = None,
 ) -> None:
-    """proxy-concretize: a comparison of a dynamic number used as a condition."""
+    """proxy-concretize (proxy-specialize when it guards): a dynamic comparison as condition."""
     with _past_speculative_checks(api):
-        emit(api, context, Report(PROXY_CONCRETIZE.code, findings.CONDITION, dynamic,
-                                  "condition", reason=reason))
+        emit(api, context, Report(_code(outcome), findings.CONDITION, dynamic, "condition",
+                                  reason=reason))
+
+
+def items_tested_for_truth(
+    api: CheckerPluginInterface, context: Context, function: str, dynamic: str,
+    *, outcome: str, reason: Reason | None = None,
+) -> None:
+    """proxy-concretize / proxy-specialize: ``all(s > 0 for s in shape)``."""
+    _emit_past_trials(api, context, Report(_code(outcome), findings.ITEMS_TRUTH, dynamic,
+                                           function, reason=reason))
+
+
+def concretizing_call(
+    api: CheckerPluginInterface, context: Context, function: str, dynamic: str,
+    *, outcome: str, reason: Reason | None = None,
+) -> None:
+    """proxy-concretize / proxy-specialize: a ``concretizing_functions`` helper's argument."""
+    _emit_past_trials(api, context, Report(_code(outcome), findings.CONCRETIZING_CALL,
+                                           dynamic, function, reason=reason))
+
+
+def hashed(
+    api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
+    *, outcome: str, reason: Reason | None = None,
+) -> None:
+    """proxy-concretize / proxy-specialize: a dynamic number as dict key or set member."""
+    _emit_past_trials(api, context, Report(_code(outcome), findings.HASHING, dynamic,
+                                           operation, reason=reason))
+
+
+def format_spec(
+    api: CheckerPluginInterface, context: Context, spec: str, dynamic: str,
+    *, outcome: str, reason: Reason | None = None,
+) -> None:
+    """proxy-concretize: a dynamic number formatted with a format spec (``f"{p:.2f}"``)."""
+    _emit_past_trials(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic,
+                                           "format", subject=spec, reason=reason))
+
+
+def static_type_comparison(
+    api: CheckerPluginInterface, context: Context, operation: str, classes: tuple[str, ...],
+    dynamic: str, *, reason: Reason | None = None,
+) -> None:
+    """proxy-isinstance: ``type(x) is int`` misclassifies like isinstance."""
+    _emit_past_trials(api, context, Report(PROXY_ISINSTANCE.code, findings.TYPE_COMPARISON,
+                                           dynamic, operation, classes, reason=reason))
+
+
+def _emit_past_trials(api: CheckerPluginInterface, context: Context, report: Report) -> None:
+    """:func:`emit` past mypy's trial checks (see :func:`_past_speculative_checks`).
+
+    The new sinks' hooks run inside trials that decide by their errors: each
+    overload of ``type()``, ``str.format`` or ``dict.get`` is tried with errors
+    filtered, and ``x in y`` is tried as ``__contains__``; a report there would
+    reject the overload or turn the ``in`` into an "Unsupported operand" error.
+    A site mypy tries twice is reported twice; mypy shows identical lines once.
+    """
+    with _past_speculative_checks(api):
+        emit(api, context, report)
 
 
 @contextmanager
@@ -250,10 +366,11 @@ def registered_as_static(
 
 
 def dynamic_bool_condition(
-    api: TypeAnalyzerPluginInterface, context: Context, name: str, dynamic: str
+    api: TypeAnalyzerPluginInterface, context: Context, name: str, dynamic: str,
+    *, outcome: str = "raises",
 ) -> None:
-    """proxy-concretize: a dynamic bool parameter tested by name (``if flag:``)."""
-    emit(api, context, Report(PROXY_CONCRETIZE.code, findings.BOOL_CONDITION, dynamic,
+    """proxy-concretize (proxy-specialize when it guards): ``if flag:`` on a dynamic bool."""
+    emit(api, context, Report(_code(outcome), findings.BOOL_CONDITION, dynamic,
                               "condition", subject=name))
 
 
@@ -317,6 +434,17 @@ def config_unknown_setting(key: str, known: tuple[str, ...]) -> str:
 def config_not_a_class_name(key: str, name: str) -> str:
     """A class list entry without a module part."""
     return f'{key}: "{name}" is not a fully qualified class name like pkg.Class'
+
+
+def config_not_a_function_name(key: str, name: str) -> str:
+    """A function list entry without a module part."""
+    return f'{key}: "{name}" is not a fully qualified function name like pkg.mod.function'
+
+
+def config_guarded_not_dynamic(name: str) -> str:
+    """A ``guarded_number_classes`` entry that is no configured dynamic class."""
+    return (f'guarded_number_classes: "{name}" is not listed in dynamic_number_classes '
+            "(or migrate_classes); list it there too")
 
 
 def config_not_a_module_pattern(key: str, name: str) -> str:

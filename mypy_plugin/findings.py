@@ -11,7 +11,8 @@ Nothing here imports mypy: the command line reads these records too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
@@ -24,6 +25,11 @@ CONVERSION = "conversion"  # float(p), math.sqrt(p), xs[p]
 CONDITION = "condition"  # a comparison with a dynamic operand tested for truth
 BOOL_CONDITION = "bool-condition"  # `if flag:` on a dynamic bool parameter
 CAST = "cast"  # typing.cast() of a dynamic number to a static type
+ITEMS_TRUTH = "items-truth"  # all()/any() over dynamic numbers or their comparisons
+CONCRETIZING_CALL = "concretizing-call"  # a concretizing_functions helper such as pyval(p)
+HASHING = "hashing"  # a dynamic number as dict key or set member
+FORMAT_SPEC = "format-spec"  # f"{p:.2f}", "{:d}".format(p), format(p, "d")
+TYPE_COMPARISON = "type-comparison"  # type(x) is int, type(x) in (int, float)
 STATIC_AND_DYNAMIC_BASES = "static-and-dynamic-bases"
 LEGACY_STATIC_BASE = "legacy-static-base"
 ABC_REGISTER = "abc-register"
@@ -32,7 +38,8 @@ CONFIG_NO_SUCH_CLASS = "config-no-such-class"
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
-    BOOL_CONDITION, CAST, STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
+    BOOL_CONDITION, CAST, ITEMS_TRUTH, CONCRETIZING_CALL, HASHING, FORMAT_SPEC, TYPE_COMPARISON,
+    STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS,
 )
 
@@ -88,20 +95,48 @@ class Report:
 
 
 _collectors: list[list[Report]] = []
+# Files (absolute) whose cached errors mypy must not replay in this run.
+_recheck: set[str] = set()
 
 
 @contextmanager
-def collecting() -> Iterator[list[Report]]:
-    """Keep every report emitted in this process until the block ends."""
+def collecting(recheck: Iterable[str] = ()) -> Iterator[list[Report]]:
+    """Keep every report emitted in this process until the block ends.
+
+    mypy replays the errors of a module it does not check again from its cache,
+    and a replayed error comes without its report.  ``recheck`` names files
+    (as mypy names them) whose cache mypy must find stale in this run.
+    """
     reports: list[Report] = []
     _collectors.append(reports)
+    _recheck.update(_normalized(path) for path in recheck)
     try:
         yield reports
     finally:
         _collectors.remove(reports)
+        if not _collectors:
+            _recheck.clear()
 
 
 def keep(report: Report) -> None:
     """Hand ``report`` to every active collector (none: nothing is kept)."""
     for reports in _collectors:
         reports.append(report)
+
+
+def cache_data(path: str, is_check: bool, data: object) -> object:
+    """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
+
+    ``data`` (the settings) as a rule; when mypy validates the cache of a file
+    in the ``recheck`` set of a collection (``is_check``), something else, so
+    mypy finds it stale and checks the file again.  What is written stays
+    ``data``: the file's interface hash, and so its dependents' cache, stay valid.
+    """
+    if is_check and _recheck and _normalized(path) in _recheck:
+        return {"recheck": True}
+    return data
+
+
+def _normalized(path: str) -> str:
+    # mypy names a file as it was given, or relative to the working directory.
+    return os.path.abspath(path)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mypy.nodes import Context, Import, ImportAll, ImportFrom, MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Context, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -22,15 +22,23 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
+from . import findings
 from .analysis.context import current_file, reports_hidden
+from .analysis.imports import imports_of
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
+    DISPLAY_FUNCTIONS,
     DYNAMIC_BOOL_CLASSES,
+    HASHING_METHODS,
     INDEXING_METHODS,
+    INDEXING_OPERATION,
     ISINSTANCE_FUNCTIONS,
+    ITEMS_TRUTH_FUNCTIONS,
     STATIC_NUMBER_CLASSES,
+    STR_FORMAT_METHOD,
+    TYPE_FUNCTION,
     concretizing_operation,
     is_comparison_method,
 )
@@ -42,8 +50,15 @@ if TYPE_CHECKING:
     from .checks.bare_conditions import BareConditionChecker
     from .checks.casts import CastChecker
     from .checks.comparisons import BooleanContexts
+    from .checks.type_comparisons import TypeComparisons
     from .analysis.dynamic import DynamicClasses
     from .analysis.semanal import ReportedModules
+
+#: Functions (and mypy's made-up display functions) whose calls may use a dynamic number
+#: as a static one; ``concretizing_functions`` adds the configured helpers.
+_SINK_FUNCTIONS: frozenset[str] = (
+    frozenset(DISPLAY_FUNCTIONS) | frozenset(ITEMS_TRUTH_FUNCTIONS) | {TYPE_FUNCTION}
+)
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
@@ -157,7 +172,8 @@ class ProxyTypesPlugin(Plugin):
         from .analysis.dynamic import DynamicClasses
         from .analysis.flow import FlowAnalysis
 
-        dynamic = DynamicClasses(self.dynamic_fullnames)
+        dynamic = DynamicClasses(self.dynamic_fullnames,
+                                 guarded=frozenset(self.config.guarded_number_classes))
         dynamic.flow = FlowAnalysis(self.config, dynamic)
         return dynamic
 
@@ -166,6 +182,12 @@ class ProxyTypesPlugin(Plugin):
         from .checks.comparisons import BooleanContexts
 
         return BooleanContexts()
+
+    @cached_property
+    def type_comparisons(self) -> TypeComparisons:
+        from .checks.type_comparisons import TypeComparisons
+
+        return TypeComparisons()
 
     @cached_property
     def reported_modules(self) -> ReportedModules:
@@ -193,11 +215,14 @@ class ProxyTypesPlugin(Plugin):
         """
         if is_installed_library(ctx.path):
             return None
-        return self._config_data
+        # While the command line collects reports, modules with reports are rechecked.
+        return findings.cache_data(ctx.path, ctx.is_check, self._config_data)
 
     # -- checker hooks ------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname in _SINK_FUNCTIONS or fullname in self.config.concretizing_functions:
+            return self._sink_function_hook(fullname)
         function = ISINSTANCE_FUNCTIONS.get(fullname)
         positions = (0, 1)
         if function is None and fullname in self.config.isinstance_functions:
@@ -217,6 +242,43 @@ class ProxyTypesPlugin(Plugin):
 
         return _never_crash(check, _default_return)
 
+    def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
+        """The hook of a call that may use a dynamic number as a static one."""
+        check: Callable[[FunctionContext], None]
+        if fullname == TYPE_FUNCTION:
+            from .checks import type_comparisons
+
+            comparisons = self.type_comparisons
+
+            def check(ctx: FunctionContext) -> None:
+                type_comparisons.check_type_call(ctx, self.config, self.dynamic, comparisons)
+        elif fullname in ITEMS_TRUTH_FUNCTIONS:
+            from .checks import items_truth
+
+            shown = ITEMS_TRUTH_FUNCTIONS[fullname]
+
+            def check(ctx: FunctionContext) -> None:
+                items_truth.check_items_truth(ctx, shown, self.config, self.dynamic)
+        elif fullname in DISPLAY_FUNCTIONS:
+            from .checks import hashing
+
+            operation = DISPLAY_FUNCTIONS[fullname]
+
+            def check(ctx: FunctionContext) -> None:
+                hashing.check_display(ctx, fullname, operation, self.config, self.dynamic)
+        else:
+            from .checks import concretizing_calls
+
+            def check(ctx: FunctionContext) -> None:
+                concretizing_calls.check_concretizing_call(ctx, fullname, self.config,
+                                                           self.dynamic)
+
+        def hook(ctx: FunctionContext) -> Type:
+            check(ctx)
+            return ctx.default_return_type
+
+        return _never_crash(hook, _default_return)
+
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
@@ -226,7 +288,8 @@ class ProxyTypesPlugin(Plugin):
         from .checks import conversions
 
         def check(ctx: FunctionSigContext) -> FunctionLike:
-            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
+                                                fullname)
 
         return _never_crash(check, _default_signature)
 
@@ -239,11 +302,30 @@ class ProxyTypesPlugin(Plugin):
         from .checks import conversions
 
         def check(ctx: MethodSigContext) -> FunctionLike:
-            return conversions.check_conversion(ctx, operation, self.config, self.dynamic)
+            return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
+                                                INDEXING_OPERATION)
 
         return _never_crash(check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname in HASHING_METHODS:
+            from .checks import hashing
+
+            operation = HASHING_METHODS[fullname]
+
+            def check_hashing(ctx: MethodContext) -> Type:
+                hashing.check_hashing_method(ctx, operation, self.config, self.dynamic)
+                return ctx.default_return_type
+
+            return _never_crash(check_hashing, _default_return)
+        if fullname == STR_FORMAT_METHOD:
+            from .checks import format_specs
+
+            def check_format(ctx: MethodContext) -> Type:
+                format_specs.check_str_format(ctx, self.config, self.dynamic)
+                return ctx.default_return_type
+
+            return _never_crash(check_format, _default_return)
         if fullname in ABC_REGISTER_METHODS:
             from .checks import bases
 
@@ -333,7 +415,7 @@ class ProxyTypesPlugin(Plugin):
         from . import errors
 
         # Only modules this one imports: they are loaded in every worker (mypy -n).
-        visible = _imported_modules(tree) | {tree.fullname}
+        visible = imports_of(tree).modules | {tree.fullname}
         first_line = Context(line=1, column=0)
         config_file = self.config.config_file
         reports: list[Callable[[Any], None]] = []
@@ -355,16 +437,6 @@ class ProxyTypesPlugin(Plugin):
                                    setting=setting))
         self._reports_by_module[tree.fullname] = (tree, len(tree.imports), reports)
         return reports
-
-
-def _imported_modules(tree: MypyFile) -> set[str]:
-    found: set[str] = set()
-    for statement in tree.imports:
-        if isinstance(statement, Import):
-            found.update(module for module, _ in statement.ids)
-        elif isinstance(statement, (ImportFrom, ImportAll)):
-            found.add(statement.id)
-    return found
 
 
 _KIND_NAMES = {

@@ -1,5 +1,9 @@
 """proxy_types: dynamic numbers that never pass for static Python numbers."""
 
+import sys as _sys
+import types as _types
+from typing import TYPE_CHECKING
+
 from ._convert import check as check
 from ._convert import to_static as to_static
 from ._errors import CheckError as CheckError
@@ -26,9 +30,41 @@ from ._trace import trace as trace
 from ._trace import use_recorder as use_recorder
 
 __all__ = [
-    "BoolProxy", "CheckError", "ComplexProxy", "ConcretizationError", "ConfigurationError",
-    "DynamicNumber", "FloatProxy", "IntegerProxy", "NumberClasses", "NumberLike",
-    "NumberProxy", "ProxyTypesError", "Recorder", "Trace", "check", "current_recorder",
+    "Audit", "AuditRecord", "BoolProxy", "CheckError", "ComplexProxy", "ConcretizationError",
+    "ConfigurationError", "DynamicNumber", "FloatProxy", "IntegerProxy", "NumberClasses", "NumberLike",
+    "NumberProxy", "ProxyTypesError", "Recorder", "Trace", "audit", "check", "current_recorder",
     "external_isinstance", "is_dynamic_number", "is_static_number", "proxy",
     "register_dynamic_type", "to_static", "trace", "use_recorder",
 ]
+
+
+class _Package(_types.ModuleType):
+    """This package's module type: ``proxy_types.audit`` stays the function.
+
+    Importing the submodule ``proxy_types.audit`` (what ``python -m
+    proxy_types.audit`` does) would otherwise rebind the name to the module.
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "audit" and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
+if TYPE_CHECKING:
+    from ._audit import Audit as Audit
+    from ._audit import AuditRecord as AuditRecord
+    from ._audit import audit as audit
+
+
+def __getattr__(name: str) -> object:
+    # The audit loads on first use: importing proxy_types stays as cheap as before.
+    if name in ("Audit", "AuditRecord", "audit"):
+        from . import _audit
+
+        value: object = getattr(_audit, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

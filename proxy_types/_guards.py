@@ -14,6 +14,12 @@ from typing_extensions import TypeAlias, TypeIs
 
 from ._table import FOREIGN_DYNAMIC_TYPES, STATIC_BUILTIN_TYPES
 
+_speedups: types.ModuleType | None
+try:
+    from . import _speedups
+except ImportError:  # not compiled (a source checkout, or no C compiler at install)
+    _speedups = None
+
 #: The static number types, narrowest first, as the table names them.
 _STATIC_KINDS: tuple[type, ...] = tuple(getattr(builtins, name) for name in STATIC_BUILTIN_TYPES.values())
 _PYTHON_TYPES: dict[str, type] = {kind.__name__: kind for kind in _STATIC_KINDS}
@@ -25,9 +31,24 @@ _real_mro: Any = type.__dict__["__mro__"].__get__
 
 # Registered dynamic classes, by identity (a metaclass may break hashing).
 _registered: dict[int, tuple[type, type]] = {}
-# Per-class answers: class -> (is static, is dynamic).  Cleared on registration.
-_class_cache: dict[type, tuple[bool, bool]] = {}
+# Each guard's answer per class, so that a call is one dict lookup on its type.
+# Cleared (never rebound) on registration; the exact builtins are always present.
+_static_answers: dict[type, bool] = {}
+_dynamic_answers: dict[type, bool] = {}
 _CACHE_LIMIT = 4096
+# Called with each newly registered class (an active runtime audit watches it).
+_registration_listeners: list[Callable[[type], None]] = []
+
+
+def _forget_answers() -> None:
+    _static_answers.clear()
+    _dynamic_answers.clear()
+    for kind in _STATIC_KINDS:
+        _static_answers[kind] = True
+        _dynamic_answers[kind] = False
+
+
+_forget_answers()
 
 
 class _DynamicNumberMeta(abc.ABCMeta):
@@ -87,7 +108,10 @@ def _registered_python_type(mro: tuple[type, ...]) -> type | None:
 
 
 def _classify(cls: type) -> tuple[bool, bool]:
+    """(is static, is dynamic) for instances of ``cls``, remembered for the guards."""
     try:
+        if cls in _STATIC_EXACT:
+            return (True, False)
         mro = _real_mro(cls)
         dynamic = (
             DynamicNumber in mro
@@ -95,43 +119,47 @@ def _classify(cls: type) -> tuple[bool, bool]:
             or _foreign_python_type(mro) is not None
         )
         static = not dynamic and any(base in mro for base in _STATIC_BASES)
-        result = (static, dynamic)
     except Exception:
         return (False, False)
     try:
-        if len(_class_cache) >= _CACHE_LIMIT:
-            _class_cache.clear()
-        _class_cache[cls] = result
+        if len(_static_answers) >= _CACHE_LIMIT:
+            _forget_answers()
+        _static_answers[cls] = static
+        _dynamic_answers[cls] = dynamic
     except Exception:  # unhashable metaclass: answer without caching
         pass
-    return result
+    return (static, dynamic)
 
 
+# Each guard is one dict lookup: even `type(x) is int` in a Python function
+# costs 1.4x an empty call (benchmarks/bench_guards.py), so every step counts.
 def is_static_number(x: object) -> TypeIs[int | float | complex]:
     """True for genuine static numbers: bool, int, float, complex and subclasses.
 
     False for proxies, torch Sym types and registered dynamic types, even those
     that inherit from a builtin number class.  Never raises.
     """
-    cls = type(x)
     try:
-        if cls in _STATIC_EXACT:
-            return True
-        return _class_cache[cls][0]
+        return _static_answers[type(x)]
     except Exception:
-        return _classify(cls)[0]
+        return _classify(type(x))[0]
 
 
 def is_dynamic_number(x: object) -> TypeIs[DynamicNumber]:
     """True for proxies, torch SymInt/SymFloat/SymBool (when torch is already
     imported) and registered dynamic types.  Never raises."""
-    cls = type(x)
     try:
-        if cls in _STATIC_EXACT:
-            return False
-        return _class_cache[cls][1]
+        return _dynamic_answers[type(x)]
     except Exception:
-        return _classify(cls)[1]
+        return _classify(type(x))[1]
+
+
+# The compiled guards, where built, do the same lookup without a Python frame,
+# the only way to stay within issue #16's 1.3x of an empty call.
+if _speedups is not None:
+    _speedups.install(_static_answers, _dynamic_answers, _classify)
+    is_static_number = _speedups.is_static_number
+    is_dynamic_number = _speedups.is_dynamic_number
 
 
 def python_type_of(x: object) -> type | None:
@@ -189,7 +217,9 @@ def _register(cls: _ClassT, python_type: type) -> _ClassT:
         raise TypeError(f"register_dynamic_type: expected a class, got {cls!r}")
     _registered[id(cls)] = (cls, python_type)
     DynamicNumber.register(cls)
-    _class_cache.clear()
+    _forget_answers()
+    for listener in tuple(_registration_listeners):
+        listener(cls)
     return cls
 
 

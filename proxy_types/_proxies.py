@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Union
 
 from ._errors import ConcretizationError
 from ._guards import _STATIC_KINDS, DynamicNumber, is_static_number
-from ._table import CONCRETIZING_DUNDERS, OPERATORS, Concretizer, Operator
+from ._table import CONCRETIZING_DUNDERS, CONVERSIONS, OPERATORS, Concretizer, Operator
 from ._trace import current_recorder, fresh_name
 
 Hint = Union[int, float, complex, bool, None]
@@ -25,6 +25,7 @@ Hint = Union[int, float, complex, bool, None]
 _SAMPLES: dict[type, object] = {bool: True, int: 3, float: 2.5, complex: 2.5 + 1j}
 # Do not compute hints whose size would explode (e.g. 10 ** 10**9).
 _MAX_HINT_BITS = 1 << 20
+_FORMAT_WITH_SPEC = next(c.operation for c in CONVERSIONS if c.name == "__format__:spec")
 
 
 class NumberProxy(DynamicNumber):
@@ -78,6 +79,13 @@ class NumberProxy(DynamicNumber):
 
     def __str__(self) -> str:
         return self._name
+
+    def __format__(self, format_spec: str, /) -> str:
+        # The name, as str() gives it; a spec such as ".2f" would need the value.
+        if format_spec:
+            raise ConcretizationError(
+                concretization_message(self, f"{_FORMAT_WITH_SPEC} {format_spec!r}"))
+        return str(self)
 
 
 class IntegerProxy(NumberProxy):

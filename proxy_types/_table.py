@@ -1,7 +1,10 @@
 """The one table of number kinds and concretizing operations.
 
-Pure data: the runtime layer (``proxy_types``) and the mypy plugin
-(``mypy_plugin``) both read it, so neither can drift from the other.  Nothing
+Data plus a few pure lookups (``outcome``, ``conversion``, ``dynamic_kind``):
+the runtime layer (``proxy_types``) and the mypy plugin (``mypy_plugin``) both
+read it, so neither can drift from the other, and
+tests/runtime/test_table_behaviour.py runs every row against the real
+runtime (our proxies, torch's Sym types, model configured classes).  Nothing
 here may import anything beyond the standard library: the plugin loads this
 module inside mypy, where importing torch (or any analyzed package) is banned.
 Classes are named by their fully qualified name, never by reference.
@@ -76,8 +79,246 @@ FOREIGN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...] = (
 )
 
 DYNAMIC_NUMBER_TYPES: tuple[DynamicNumberType, ...] = OWN_DYNAMIC_TYPES + FOREIGN_DYNAMIC_TYPES
+_OWN_NAMES: frozenset[str] = frozenset(t.fullname for t in OWN_DYNAMIC_TYPES)
+_TORCH_NAMES: frozenset[str] = frozenset(t.fullname for t in FOREIGN_DYNAMIC_TYPES if t.module == "torch")
 
-# -- operations -------------------------------------------------------------
+# -- what each conversion does to each kind of dynamic class ----------------
+#
+# A conversion is a protocol Python runs on a number: ``int(x)`` calls
+# ``x.__int__`` (with Python's fallbacks), ``xs[x]`` calls ``x.__index__``.
+# Each one is recorded once, with what it does to each *kind* of dynamic
+# class; the callables and syntax that perform it point at it by name.
+
+#: How a dynamic class answers a conversion.
+DYNAMIC_KINDS: dict[str, str] = {
+    "own": "our proxies (OWN_DYNAMIC_TYPES): a conversion raises ConcretizationError",
+    "torch": "torch.SymInt / SymFloat / SymBool: a conversion installs a guard in the ShapeEnv",
+    "silent": "configured classes (dynamic_number_classes), like thunder's NumberProxy: "
+              "a conversion returns the trace-time value, recording nothing",
+    "guarded": "configured classes also listed in guarded_number_classes: they behave like torch",
+}
+
+#: What a conversion does, judged against a static number of the same Python type.
+OUTCOMES: dict[str, str] = {
+    "raises": "fails at run time where a static number works (ConcretizationError from "
+              "our proxies, TypeError from other classes)",
+    "silent": "returns the trace-time value and records nothing: the program silently "
+              "bakes in a constant",
+    "guards": "returns the value and installs a guard: sound, but the program is "
+              "specialized on the value (on an unbacked torch symbol: torch's data-dependent error)",
+    "symbolic": "returns a dynamic number: nothing is forced",
+    "names": "returns the text of the dynamic number (its name or expression), not its value",
+    "unsupported": "a static number of the same Python type fails too (TypeError): a type "
+                   "error, not a concretization",
+}
+
+#: The plugin's error code for each outcome (None: nothing to report).
+FINDING_CODES: dict[str, str | None] = {
+    "raises": "proxy-concretize",
+    "silent": "proxy-concretize",
+    "guards": "proxy-specialize",
+    "symbolic": None,
+    "names": None,
+    "unsupported": None,
+}
+
+#: The Python types torch has Sym classes for (there is no SymComplex).
+TORCH_PYTHON_TYPES: tuple[str, ...] = ("bool", "int", "float")
+_NUMBER_TYPES: tuple[str, ...] = ("bool", "int", "float", "complex")
+_REAL: tuple[str, ...] = ("bool", "int", "float")
+_INTEGRAL: tuple[str, ...] = ("bool", "int")
+
+
+class Conversion(NamedTuple):
+    """What one conversion does to each kind of dynamic class."""
+
+    name: str  # the key: the dunder, or "__format__:spec" for a non-empty format spec
+    dunder: str  # the method Python calls
+    operation: str  # how users spell it, for messages
+    result: str  # the Python type a static number converts to
+    accepts: tuple[str, ...]  # Python types whose static numbers support it
+    # Per kind: one outcome for every accepted type, or one per Python type.
+    own: str | dict[str, str]
+    torch: str | dict[str, str]
+    silent: str | dict[str, str]
+    guarded: str | dict[str, str]
+
+
+# torch 2.13: SymBool has only __bool__, __int__ and __hash__; SymInt refuses
+# hash(); round/trunc/floor/ceil of SymInt and SymFloat are sympy expressions.
+_TORCH_REAL_GUARDS = {"bool": "raises", "int": "guards", "float": "guards"}
+_TORCH_REAL_SYMBOLIC = {"bool": "raises", "int": "symbolic", "float": "symbolic"}
+
+CONVERSIONS: tuple[Conversion, ...] = (
+    Conversion("__bool__", "__bool__", "bool() / truth test", "bool", _NUMBER_TYPES,
+               own="raises", torch="guards", silent="silent", guarded="guards"),
+    Conversion("__int__", "__int__", "int()", "int", _REAL,
+               own="raises", torch="guards", silent="silent", guarded="guards"),
+    Conversion("__float__", "__float__", "float()", "float", _REAL,
+               own="raises", torch=_TORCH_REAL_GUARDS, silent="silent", guarded="guards"),
+    Conversion("__complex__", "__complex__", "complex()", "complex", _NUMBER_TYPES,
+               own="raises", torch=_TORCH_REAL_GUARDS, silent="silent", guarded="guards"),
+    Conversion("__index__", "__index__", "operator.index() / indexing / range()", "int", _INTEGRAL,
+               own="raises", torch={"bool": "raises", "int": "guards"}, silent="silent",
+               guarded="guards"),
+    Conversion("__round__", "__round__", "round()", "int", _REAL,
+               own="raises", torch=_TORCH_REAL_SYMBOLIC, silent="symbolic", guarded="symbolic"),
+    Conversion("__trunc__", "__trunc__", "math.trunc()", "int", _REAL,
+               own="raises", torch=_TORCH_REAL_SYMBOLIC, silent="symbolic", guarded="symbolic"),
+    Conversion("__floor__", "__floor__", "math.floor()", "int", _REAL,
+               own="raises", torch=_TORCH_REAL_SYMBOLIC, silent="symbolic", guarded="symbolic"),
+    Conversion("__ceil__", "__ceil__", "math.ceil()", "int", _REAL,
+               own="raises", torch=_TORCH_REAL_SYMBOLIC, silent="symbolic", guarded="symbolic"),
+    Conversion("__hash__", "__hash__", "hash()", "int", _NUMBER_TYPES,
+               own="raises", torch={"bool": "guards", "int": "raises", "float": "guards"},
+               silent="silent", guarded="guards"),
+    Conversion("__format__", "__format__", "format() / f-string without a format spec", "str",
+               _NUMBER_TYPES, own="names", torch="names", silent="names", guarded="names"),
+    Conversion("__format__:spec", "__format__", "format() / f-string with a format spec", "str",
+               _NUMBER_TYPES, own="raises", torch="raises", silent="raises", guarded="raises"),
+)
+
+_CONVERSION_BY_NAME: dict[str, Conversion] = {c.name: c for c in CONVERSIONS}
+
+
+class ConvertingCall(NamedTuple):
+    """A callable or a piece of syntax that converts its number argument."""
+
+    operation: str  # how users spell it, for messages
+    conversion: str  # the Conversion.name it performs
+
+
+#: Callables by fully qualified name (as mypy sees them), each with the conversion it runs.
+CONVERTING_FUNCTIONS: dict[str, ConvertingCall] = {
+    "builtins.bool": ConvertingCall("bool()", "__bool__"),
+    "builtins.int": ConvertingCall("int()", "__int__"),
+    "builtins.float": ConvertingCall("float()", "__float__"),
+    "builtins.complex": ConvertingCall("complex()", "__complex__"),
+    "builtins.round": ConvertingCall("round()", "__round__"),
+    "builtins.range": ConvertingCall("range()", "__index__"),
+    "builtins.hex": ConvertingCall("hex()", "__index__"),
+    "builtins.oct": ConvertingCall("oct()", "__index__"),
+    "builtins.bin": ConvertingCall("bin()", "__index__"),
+    "builtins.hash": ConvertingCall("hash()", "__hash__"),
+    "builtins.chr": ConvertingCall("chr()", "__index__"),
+    "builtins.format": ConvertingCall("format()", "__format__"),
+    "_operator.index": ConvertingCall("operator.index()", "__index__"),
+    "operator.index": ConvertingCall("operator.index()", "__index__"),
+    "_operator.truth": ConvertingCall("operator.truth()", "__bool__"),
+    "operator.truth": ConvertingCall("operator.truth()", "__bool__"),
+    "_operator.not_": ConvertingCall("operator.not_()", "__bool__"),
+    "operator.not_": ConvertingCall("operator.not_()", "__bool__"),
+    "math.floor": ConvertingCall("math.floor()", "__floor__"),
+    "math.ceil": ConvertingCall("math.ceil()", "__ceil__"),
+    "math.trunc": ConvertingCall("math.trunc()", "__trunc__"),
+    # The integer functions of math take their arguments through __index__.
+    **{f"math.{name}": ConvertingCall(f"math.{name}()", "__index__")
+       for name in ("comb", "factorial", "gcd", "isqrt", "lcm", "perm")},
+}
+
+#: Modules whose every other public function converts its number arguments
+#: (``math.sqrt(x)`` calls ``x.__float__``, ``cmath.exp(x)`` ``x.__complex__``).
+CONVERTING_MODULES: dict[str, str] = {"math": "__float__", "cmath": "__complex__"}
+
+#: Conversions run by syntax rather than by a call.
+CONVERTING_SYNTAX: dict[str, ConvertingCall] = {
+    "truth test": ConvertingCall("truth test (if / while / not / and / or)", "__bool__"),
+    "indexing": ConvertingCall("indexing / slicing", "__index__"),
+    "sequence repetition": ConvertingCall("sequence repetition (seq * n)", "__index__"),
+}
+
+
+def conversion(operation: str) -> Conversion | None:
+    """The conversion ``operation`` performs, or None when it performs none.
+
+    ``operation`` is a Conversion name (``"__int__"``, ``"__format__:spec"``), a
+    callable's fully qualified name (``"builtins.round"``, ``"math.sqrt"``) or a
+    CONVERTING_SYNTAX key (``"indexing"``).
+    """
+    found = _CONVERSION_BY_NAME.get(operation)
+    if found is not None:
+        return found
+    call = CONVERTING_FUNCTIONS.get(operation) or CONVERTING_SYNTAX.get(operation)
+    if call is not None:
+        return _CONVERSION_BY_NAME[call.conversion]
+    module, _, name = operation.rpartition(".")
+    if module in CONVERTING_MODULES and name and not name.startswith("_"):
+        return _CONVERSION_BY_NAME[CONVERTING_MODULES[module]]
+    return None
+
+
+def operation_spelling(operation: str) -> str:
+    """How users spell ``operation`` in messages (``"math.sqrt()"``, ``"range()"``)."""
+    call = CONVERTING_FUNCTIONS.get(operation) or CONVERTING_SYNTAX.get(operation)
+    if call is not None:
+        return call.operation
+    found = _CONVERSION_BY_NAME.get(operation)
+    if found is not None:
+        return found.operation
+    if conversion(operation) is not None:
+        return f"{operation}()"
+    raise KeyError(f"{operation!r} is no converting operation of the proxy_types table")
+
+
+# Most serious first: which outcome a value of unknown Python type ("number") gets.
+_SEVERITY: tuple[str, ...] = ("raises", "silent", "guards", "names", "symbolic", "unsupported")
+
+
+def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False) -> str:
+    """What ``operation`` does to a dynamic number of ``kind`` standing for ``python_type``.
+
+    ``kind`` is a DYNAMIC_KINDS key, ``python_type`` "bool", "int", "float",
+    "complex" or "number" (unknown: the most serious outcome over the types
+    that support the operation).  ``format_spec``: a non-empty format spec is
+    (or may be) passed, for ``format()`` and ``__format__``.  Returns an
+    OUTCOMES key; raises KeyError for an operation the table does not know
+    (test with ``conversion()`` first) and ValueError for a bad kind or type.
+    """
+    found = conversion(operation)
+    if found is None:
+        raise KeyError(f"{operation!r} is no converting operation of the proxy_types table")
+    if format_spec and found.dunder == "__format__":
+        found = _CONVERSION_BY_NAME["__format__:spec"]
+    if kind not in DYNAMIC_KINDS:
+        raise ValueError(f"unknown dynamic kind {kind!r}; expected one of {', '.join(DYNAMIC_KINDS)}")
+    possible = TORCH_PYTHON_TYPES if kind == "torch" else _NUMBER_TYPES
+    if python_type == "number":
+        outcomes = {_outcome_for(found, kind, each) for each in possible}
+        return next(each for each in _SEVERITY if each in outcomes)
+    if python_type not in possible:
+        raise ValueError(f"no {kind} dynamic class stands for {python_type!r}; expected one of "
+                         f"{', '.join(possible)} or number")
+    return _outcome_for(found, kind, python_type)
+
+
+def _outcome_for(found: Conversion, kind: str, python_type: str) -> str:
+    if python_type not in found.accepts:
+        return "unsupported"
+    per_kind: str | dict[str, str] = getattr(found, kind)
+    return per_kind if isinstance(per_kind, str) else per_kind[python_type]
+
+
+def finding_code(outcome_name: str) -> str | None:
+    """The plugin's error code for an outcome, None when there is nothing to report."""
+    return FINDING_CODES[outcome_name]
+
+
+def dynamic_kind(fullname: str, guarded_classes: frozenset[str] | tuple[str, ...] = ()) -> str:
+    """The DYNAMIC_KINDS key of the dynamic class ``fullname``.
+
+    Our proxies are "own", torch's Sym types "torch", classes named in
+    ``guarded_classes`` (the guarded_number_classes setting) "guarded", and any
+    other (configured) dynamic class "silent".  Pass the class the value is an
+    instance of, or the dynamic base class it was recognized by.
+    """
+    if fullname in _OWN_NAMES:
+        return "own"
+    if fullname in _TORCH_NAMES:
+        return "torch"
+    return "guarded" if fullname in guarded_classes else "silent"
+
+
+# -- the names the runtime and the plugin have always read -------------------
 
 
 class Concretizer(NamedTuple):
@@ -88,47 +329,32 @@ class Concretizer(NamedTuple):
     result: str  # the Python type produced
 
 
-#: Every implicit concretization.  The runtime makes each raise
-#: ``ConcretizationError``; the stubs leave each out; the plugin reports each.
-CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = (
-    Concretizer("__bool__", "bool() / truth test", "bool"),
-    Concretizer("__int__", "int()", "int"),
-    Concretizer("__float__", "float()", "float"),
-    Concretizer("__complex__", "complex()", "complex"),
-    Concretizer("__index__", "operator.index() / indexing / range()", "int"),
-    Concretizer("__round__", "round()", "int"),
-    Concretizer("__trunc__", "math.trunc()", "int"),
-    Concretizer("__floor__", "math.floor()", "int"),
-    Concretizer("__ceil__", "math.ceil()", "int"),
-    Concretizer("__hash__", "hash()", "int"),
+# __format__ is not one: with an empty spec it names the proxy.
+_ALWAYS_REFUSED: frozenset[str] = frozenset(c.dunder for c in CONVERSIONS) - frozenset(
+    c.dunder for c in CONVERSIONS if c.own != "raises"
 )
 
-#: Callables (by fully qualified name, as mypy sees them) that concretize
-#: a number argument implicitly, mapped to the spelling used in messages.
+#: Every dunder our proxies always refuse: the runtime makes each raise
+#: ``ConcretizationError``, the stubs leave each out.
+CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
+    Concretizer(c.dunder, c.operation, c.result) for c in CONVERSIONS if c.dunder in _ALWAYS_REFUSED
+)
+
+#: Dunders that concretize only where a class defines them: object's default
+#: ``__format__`` formats ``str(x)`` (a proxy's name), so proxies keep it.  The
+#: runtime audit watches them on classes that override object's version.
+CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
+    Concretizer(c.dunder, "format() / f-string", c.result)
+    for c in CONVERSIONS if c.name == c.dunder and c.dunder not in _ALWAYS_REFUSED
+)
+
+#: Every converting callable, mapped to the spelling used in messages.
 CONCRETIZING_FUNCTIONS: dict[str, str] = {
-    "builtins.bool": "bool()",
-    "builtins.int": "int()",
-    "builtins.float": "float()",
-    "builtins.complex": "complex()",
-    "builtins.round": "round()",
-    "builtins.range": "range()",
-    "builtins.hex": "hex()",
-    "builtins.oct": "oct()",
-    "builtins.bin": "bin()",
-    "builtins.hash": "hash()",
-    "builtins.chr": "chr()",
-    "builtins.format": "format()",
-    "_operator.index": "operator.index()",
-    "operator.index": "operator.index()",
-    "_operator.truth": "operator.truth()",
-    "operator.truth": "operator.truth()",
-    "_operator.not_": "operator.not_()",
-    "operator.not_": "operator.not_()",
+    name: call.operation for name, call in CONVERTING_FUNCTIONS.items()
 }
 
-#: Module whose every function concretizes number arguments (``math.sqrt(p)``
-#: calls ``p.__float__``).
-CONCRETIZING_MODULES: tuple[str, ...] = ("math", "cmath")
+#: Modules whose every public function converts number arguments.
+CONCRETIZING_MODULES: tuple[str, ...] = tuple(CONVERTING_MODULES)
 
 
 class Operator(NamedTuple):

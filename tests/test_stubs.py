@@ -145,7 +145,7 @@ def mypy_report(mypy_cache: Path) -> Report:
 
 
 @pytest.fixture(scope="session")
-def pyright_report() -> Report:
+def pyright_report() -> Report:  # pyright fetches its server from npm on first use
     pytest.importorskip("pyright")
     return run_pyright(CASE_FILES + STUB_FILES, CASES / "pyrightconfig.json")
 
@@ -166,12 +166,14 @@ def test_mypy_reports_exactly_the_marked_errors(case: Path, mypy_report: Report)
     assert not differences, "mypy disagrees with the markers:\n" + "\n".join(differences)
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("case", CASE_FILES, ids=CASE_IDS)
 def test_pyright_reports_exactly_the_marked_errors(case: Path, pyright_report: Report) -> None:
     differences = report_differences(expected_report([case], "pyright"), _only(pyright_report, case))
     assert not differences, "pyright disagrees with the markers:\n" + "\n".join(differences)
 
 
+@pytest.mark.network
 def test_stubs_themselves_check_clean(mypy_report: Report, pyright_report: Report) -> None:
     """Every overlap the operator overloads need is silenced on its own line, no more."""
     names = {path.name for path in STUB_FILES}
@@ -247,6 +249,7 @@ def test_contract_table_matches_the_markers() -> None:
 # -- the harness itself can fail ----------------------------------------------------
 
 
+@pytest.mark.network
 def test_harness_reports_missing_and_unexpected_errors(tmp_path: Path, mypy_cache: Path) -> None:
     case = tmp_path / "case_selftest.py"
     case.write_text(
@@ -384,7 +387,7 @@ float(p)
 def _build_wheel(out: Path) -> Path:
     source = out / "src"
     source.mkdir()
-    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+    for name in ("setup.cfg", "setup.py", "pyproject.toml", "README.md"):
         if (REPO / name).exists():
             shutil.copy2(REPO / name, source / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -441,6 +444,54 @@ def test_installed_wheel_provides_the_stubs(tmp_path: Path) -> None:
     assert 'user.py:5: note: Revealed type is "proxy_types._proxies.FloatProxy"' in output
     assert re.search(r"user\.py:6: error: .*\[arg-type\]", output), output
     assert "import-not-found" not in output and "import-untyped" not in output
+
+
+RUNTIME_USE = """
+import importlib.util
+from proxy_types import ConcretizationError, IntegerProxy, is_dynamic_number, is_static_number, trace
+
+assert importlib.util.find_spec("mypy") is None, "mypy is installed here"
+assert is_static_number(3) and not is_dynamic_number(3)
+with trace():
+    n = IntegerProxy("n")
+    assert is_dynamic_number(n + 1) and not is_static_number(n)
+    try:
+        bool(n)
+    except ConcretizationError:
+        print("runtime works without mypy")
+"""
+
+
+def test_runtime_works_where_mypy_is_not_installed(tmp_path: Path) -> None:
+    """``pip install proxy-types`` gives the runtime with typing_extensions alone."""
+    import typing_extensions
+
+    wheel = _build_wheel(tmp_path)
+    (metadata,) = [name for name in zipfile.ZipFile(wheel).namelist() if name.endswith("METADATA")]
+    requires = [line.split(":", 1)[1].strip()
+                for line in zipfile.ZipFile(wheel).read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:")]
+    unconditional = sorted(r.split(";")[0].strip() for r in requires if "extra ==" not in r)
+    assert [r for r in unconditional if not r.startswith(("typing_extensions", "typing-extensions",
+                                                          "tomli"))] == [], unconditional
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(_venv_python(venv)), "install",
+         "--no-deps", "--no-index", "--quiet", str(wheel)],
+        capture_output=True, text=True, check=False,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    # The one requirement, copied in: the venv reaches no index.
+    site = subprocess.run(
+        [str(_venv_python(venv)), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    shutil.copy2(typing_extensions.__file__, site)
+    result = subprocess.run([str(_venv_python(venv)), "-I", "-c", RUNTIME_USE],
+                            capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "runtime works without mypy"
 
 
 def test_stub_modules_mirror_the_runtime_modules() -> None:

@@ -76,7 +76,7 @@ from ..constants import (
 )
 from ..number_table import table as _table
 from ..findings import Reason
-from .semanal import walk as walk_tree
+from .walk import walk as walk_tree
 from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:

@@ -61,7 +61,7 @@ from mypy.nodes import (
     WithStmt,
 )
 
-from .semanal import walk as walk_tree
+from .walk import everywhere, walk as walk_tree
 
 
 class Param(NamedTuple):
@@ -295,7 +295,7 @@ class FunctionWalk:
         ends: list[Env | None] = []
         for pattern, guard, body in zip(node.patterns, node.guards, node.bodies):
             case = dict(env)
-            for captured in walk_tree(pattern, lambda _: True):
+            for captured in walk_tree(pattern, everywhere):
                 if isinstance(captured, NameExpr):
                     case[captured.name] = Binding(frozenset({UNKNOWN}))
             if guard is not None:
@@ -360,7 +360,7 @@ class FunctionWalk:
         self._bind(target, iterable, 1, env)
 
     def _bind_unknown(self, target: Expression, env: Env) -> None:
-        for node in walk_tree(target, lambda _: True):
+        for node in walk_tree(target, everywhere):
             if isinstance(node, NameExpr) and _is_local(node):
                 env[node.name] = Binding(frozenset({UNKNOWN}))
 

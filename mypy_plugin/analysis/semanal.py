@@ -8,10 +8,7 @@ with the hook switched off.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
-from mypy.nodes import Argument, Block, Expression, MypyFile, Node, Statement
-from mypy.patterns import Pattern
+from mypy.nodes import MypyFile
 from mypy.plugin import AnalyzeTypeContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.types import Type
@@ -93,48 +90,3 @@ def semantic_analyzer(ctx: AnalyzeTypeContext) -> SemanticAnalyzer | None:
     """The semantic analyzer behind a type-analysis hook's API."""
     semanal = getattr(ctx.api, "api", None)
     return semanal if isinstance(semanal, SemanticAnalyzer) else None
-
-
-# Links back into the symbol graph, or copies of a definition, not parts of the tree.
-_NOT_CHILDREN = frozenset({"node", "info", "def_var", "original_def", "expanded", "impl",
-                           "def_or_infer_vars", "removed_base_type_exprs", "removed_statements"})
-_TREE_NODES = (Statement, Expression, Block, Argument, Pattern)
-
-
-def walk(root: Node, descend: Callable[[Node], bool]) -> Iterator[Node]:
-    """``root`` and the tree nodes below it, entering a node's children only if ``descend``.
-
-    A hand-written walk: compiled mypy refuses interpreted visitor subclasses.
-    """
-    pending: list[object] = [root]
-    seen: set[int] = set()
-    while pending:
-        item = pending.pop()
-        if isinstance(item, (list, tuple)):
-            pending.extend(reversed(item))
-            continue
-        if not isinstance(item, _TREE_NODES) or id(item) in seen:
-            continue
-        seen.add(id(item))
-        yield item
-        if item is root or descend(item):
-            pending.extend(reversed([getattr(item, name, None) for name in _children(type(item))]))
-
-
-def _children(cls: type) -> list[str]:
-    names = _CHILDREN.get(cls)
-    if names is None:
-        names = _CHILDREN[cls] = _child_attributes(cls)
-    return names
-
-
-#: Node class -> the attributes holding its children (a per-process cache of types).
-_CHILDREN: dict[type, list[str]] = {}
-
-
-def _child_attributes(cls: type) -> list[str]:
-    compiled: list[str] | None = getattr(cls, "__mypyc_attrs__", None)
-    names = list(compiled) if compiled is not None else [
-        name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
-    ]
-    return [name for name in names if not name.startswith("_") and name not in _NOT_CHILDREN]

@@ -44,9 +44,11 @@ from mypy.types import Type
 from ..number_table import table as _table
 
 from .. import errors
-from ..constants import DYNAMIC_BOOL_CLASSES
+from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
 from .comparisons import also_truth_tested, truth_tested_by
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.imports import names_bound_by
+from ..analysis.walk import walk
 
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)
@@ -83,10 +85,14 @@ class BareConditionChecker:
         parameter = _parameter_annotated_by(function, ctx)
         if parameter is None or parameter in _names_bound_in(function):
             return
+        outcome = _table.outcome(TRUTH_TEST_OPERATION, _table.dynamic_kind(fullname), "bool")
+        if errors.code_of(outcome) is None:
+            return
         for condition in _tested_expressions(function):
             if isinstance(condition, NameExpr) and condition.name == parameter:
                 errors.dynamic_bool_condition(
-                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname]
+                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname],
+                    outcome=outcome,
                 )
 
 
@@ -147,10 +153,8 @@ def _names_bound_in(function: FuncDef) -> set[str]:
             bound.add(node.name)
         elif isinstance(node, (GlobalDecl, NonlocalDecl)):
             bound.update(node.names)
-        elif isinstance(node, Import):
-            bound.update((alias or module).partition(".")[0] for module, alias in node.ids)
-        elif isinstance(node, ImportFrom):
-            bound.update(alias or name for name, alias in node.names)
+        elif isinstance(node, (Import, ImportFrom)):
+            bound.update(names_bound_by(node))
         elif isinstance(node, AsPattern) and node.name is not None:
             bound.add(node.name.name)
         elif isinstance(node, StarredPattern) and node.capture is not None:

@@ -20,9 +20,6 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
-    Import,
-    ImportAll,
-    ImportFrom,
     MemberExpr,
     MypyFile,
     Node,
@@ -43,7 +40,9 @@ from ..number_table import table as _table
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer, walk
+from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.imports import imports_of
+from ..analysis.walk import walk
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
 _CAST_MODULES = frozenset({"typing", "typing_extensions"})
@@ -138,17 +137,10 @@ class CastChecker:
 
 def _imports_cast(tree: MypyFile) -> bool:
     """True if one of ``tree``'s imports (function-level ones included) may bind cast()."""
-    for statement in tree.imports:
-        if isinstance(statement, Import):
-            if any(module in _CAST_MODULES for module, _ in statement.ids):
-                return True
-        elif isinstance(statement, ImportFrom):
-            # Any module's "cast": it may re-export typing.cast.
-            if any(name == "cast" for name, _ in statement.names):
-                return True
-        elif isinstance(statement, ImportAll):
-            return True
-    return False
+    imports = imports_of(tree)
+    # Any module's "cast": it may re-export typing.cast.
+    return imports.star or "cast" in imports.names or not _CAST_MODULES.isdisjoint(
+        imports.imported_modules)
 
 
 def _union_items(semanal: SemanticAnalyzer, target: Type) -> list[Type]:

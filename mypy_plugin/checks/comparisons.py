@@ -9,18 +9,14 @@ report the comparison if it stands at one of those spans.
 from __future__ import annotations
 
 import math
-import sys
 
 from mypy.nodes import (
-    Argument,
-    Block,
     CallExpr,
-    ClassDef,
     ComparisonExpr,
-    RefExpr,
-    StrExpr,
     FloatExpr,
     IntExpr,
+    RefExpr,
+    StrExpr,
     Node,
     Statement,
     AssertStmt,
@@ -33,7 +29,6 @@ from mypy.nodes import (
     MatchStmt,
     MypyFile,
     OpExpr,
-    OverloadedFuncDef,
     UnaryExpr,
     WhileStmt,
 )
@@ -43,38 +38,21 @@ from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, reads_of_value
+from ..analysis.walk import everywhere, line_range, walk
+from ..constants import TRUTH_TEST_OPERATION
 from ..findings import Reason
+from .severity import outcome_of
 
 Span = tuple[int, int, int, int]
 
 
-class _BooleanContextCollector:
-    """Collects the spans of expressions evaluated for their truth value.
-
-    A hand-written walk: compiled mypy refuses interpreted subclasses of its
-    ``TraverserVisitor`` trait.
-    """
-
-    # Attributes that point back into the symbol graph rather than down the tree.
-    _NOT_CHILDREN = frozenset({"node", "info", "original_def", "impl", "def_or_infer_vars"})
-
-    def __init__(self) -> None:
-        self.spans: set[Span] = set()
-        self._seen: set[int] = set()
-
-    def walk(self, node: Node) -> None:
-        pending: list[Node] = [node]
-        while pending:
-            current = pending.pop()
-            if id(current) in self._seen:
-                continue
-            self._seen.add(id(current))
-            self._mark_conditions_of(current)
-            pending.extend(_children(current, self._NOT_CHILDREN))
-
-    def _mark_conditions_of(self, node: Node) -> None:
+def _tested_spans(statement: Statement) -> frozenset[Span]:
+    """The spans of every expression ``statement`` evaluates for its truth value."""
+    spans: set[Span] = set()
+    for node in walk(statement, everywhere):
         for condition in truth_tested_by(node):
-            self.spans.update(span_of(expr) for expr in also_truth_tested(condition))
+            spans.update(span_of(expr) for expr in also_truth_tested(condition))
+    return frozenset(spans)
 
 
 def truth_tested_by(node: Node) -> list[Expression]:
@@ -106,66 +84,9 @@ def also_truth_tested(expr: Expression) -> list[Expression]:
     return [expr]
 
 
-def _attribute_names(cls: type) -> list[str]:
-    compiled = getattr(cls, "__mypyc_attrs__", None)
-    if compiled is not None:
-        return [name for name in compiled if not name.startswith("_")]
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else list(slots)
-    return [name for name in names if not name.startswith("_")]
-
-
-_TREE_NODES = (Statement, Expression, Block, Argument)
-# Child attribute names per node class: computing them per node was most of the walk.
-_child_attributes: dict[tuple[type, frozenset[str]], list[str]] = {}
-
-
-def _children(node: Node, skip: frozenset[str]) -> list[Node]:
-    found: list[Node] = []
-    key = (type(node), skip)
-    names = _child_attributes.get(key)
-    if names is None:
-        names = [name for name in _attribute_names(type(node)) if name not in skip]
-        _child_attributes[key] = names
-    for name in names:
-        value = getattr(node, name, None)
-        if not isinstance(value, (list, tuple)):  # most attributes: no list to unpack
-            if isinstance(value, _TREE_NODES):
-                found.append(value)
-            continue
-        stack: list[object] = [value]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, _TREE_NODES):
-                found.append(item)
-            elif isinstance(item, (list, tuple)):
-                stack.extend(item)
-    return found
-
-
 def span_of(node: Context) -> Span:
     """Where ``node`` stands in its file: (line, column, end line, end column)."""
     return (node.line, node.column, node.end_line or -1, node.end_column or -1)
-
-
-def _line_range(statement: Statement) -> tuple[int, int]:
-    """First and last line of a top-level statement, decorators included.
-
-    A statement without an end line is taken to run to the end of the file.
-    """
-    if isinstance(statement, OverloadedFuncDef) and statement.items:
-        parts: list[Statement] = [*statement.items]
-        if statement.impl is not None:
-            parts.append(statement.impl)
-        ranges = [_line_range(part) for part in parts]
-        return min(first for first, _ in ranges), max(last for _, last in ranges)
-    first = statement.line
-    if isinstance(statement, ClassDef) and statement.decorators:
-        first = min(first, *(decorator.line for decorator in statement.decorators))
-    last = statement.end_line if statement.end_line is not None else sys.maxsize
-    return first, last
 
 
 class _ModuleContexts:
@@ -174,15 +95,13 @@ class _ModuleContexts:
     def __init__(self, tree: MypyFile, fingerprint: int) -> None:
         self.tree = tree
         self.fingerprint = fingerprint
-        self.ranges = [_line_range(statement) for statement in tree.defs]
+        self.ranges = [line_range(statement) for statement in tree.defs]
         self._spans: dict[int, frozenset[Span]] = {}
 
     def statement_spans(self, index: int) -> frozenset[Span]:
         spans = self._spans.get(index)
         if spans is None:
-            collector = _BooleanContextCollector()
-            collector.walk(self.tree.defs[index])
-            spans = self._spans[index] = frozenset(collector.spans)
+            spans = self._spans[index] = _tested_spans(self.tree.defs[index])
         return spans
 
 
@@ -229,13 +148,19 @@ def check_comparison(
     if found.kind in _GUARDING_KINDS and found.reason.source in _MAYBE_DYNAMIC and not (
             isinstance(comparison, ComparisonExpr) and pins_a_value(comparison, found.reason)):
         return
+    # A comparison's result stands for a bool, whatever the operands are.
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.code_of(outcome) is None:
+        return
     if contexts.is_tested(tree, ctx.context):
-        errors.dynamic_condition(ctx.api, ctx.context, found.name, reason=found.reason)
+        errors.dynamic_condition(ctx.api, ctx.context, found.name, outcome=outcome,
+                                 reason=found.reason)
         return
     # `is_even = p % 2 == 0` ... `if not is_even:`: the test of the stored result.
     for read in reads_of_value(ctx.api, dynamic, comparison) if comparison is not None else ():
         if contexts.is_tested(tree, read):
-            errors.dynamic_condition(ctx.api, read, found.name, reason=found.reason)
+            errors.dynamic_condition(ctx.api, read, found.name, outcome=outcome,
+                                     reason=found.reason)
 
 
 #: Kinds whose comparisons install a guard instead of returning a trace-time answer.

@@ -1,16 +1,18 @@
-"""proxy-concretize for conversions: ``float(p)``, ``math.sqrt(p)``, ``xs[p]``."""
+"""proxy-concretize / proxy-specialize for conversions: ``float(p)``, ``math.sqrt(p)``, ``xs[p]``."""
 
 from __future__ import annotations
 
-from mypy.nodes import Context
+from mypy.nodes import Context, Expression, SliceExpr, StrExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import AnyType, CallableType, Type, TypeOfAny
 
 from .. import errors
 from ..analysis.context import gets_no_reports
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
+from ..constants import FORMAT_OPERATION
+from ..number_table import table as _table
+from .severity import outcome_of, python_type_of_value
 
 #: Sources whose values mypy types as static numbers.
 _TYPED_STATIC = frozenset({"flow", "shape"})
@@ -21,11 +23,15 @@ def check_conversion(
     operation: str,
     config: ProxyTypesConfig,
     dynamic: DynamicClasses,
+    table_operation: str,
 ) -> CallableType:
-    """Report dynamic arguments of a concretizing call.
+    """Report dynamic arguments of a converting call, by what the conversion does.
 
-    The reported parameters are widened to ``Any`` so mypy does not add a second,
-    vaguer error (such as "no overload matches") at the same place.
+    ``operation`` is how the code spells the call (``float()``, ``indexing list``),
+    ``table_operation`` the table's name for it (``builtins.float``, ``indexing``).
+    Reported parameters are widened to ``Any`` so mypy does not add a second, vaguer
+    error (such as "no overload matches") at the same place; so are those of calls
+    that stay symbolic (``math.floor`` of a ``SymFloat``), which work at run time.
     """
     signature = ctx.default_signature
     if gets_no_reports(ctx.api, config):
@@ -33,19 +39,48 @@ def check_conversion(
         return signature
     arg_types: list[Type] = list(signature.arg_types)
     changed = False
+    converts = _table.conversion(table_operation)
+    format_spec = converts is not None and converts.dunder == FORMAT_OPERATION and (
+        _has_format_spec(ctx))
     for formal, actuals in enumerate(ctx.args):
-        if isinstance(ctx, MethodSigContext) and formal > 0:
-            break  # only the index of xs[i] = v is converted, never the value
+        if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
+            break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic)
             if found is None:
                 continue
-            context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
-            errors.implicit_conversion(ctx.api, context, operation, found.name,
-                                       reason=found.reason)
+            python_type = python_type_of_value(
+                expression_type(ctx.api, _converted_part(ctx, actual, dynamic)), dynamic)
+            outcome = outcome_of(table_operation, found, python_type, format_spec=format_spec)
+            if errors.code_of(outcome) is not None:
+                context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
+                errors.implicit_conversion(ctx.api, context, operation, found.name,
+                                           outcome=outcome, reason=found.reason)
+            elif outcome == "unsupported":
+                continue  # a static number of that type fails too: mypy's error stands
             if found.reason.source in _TYPED_STATIC:
                 continue  # mypy accepts the static type it has: no vaguer error to replace
             if formal < len(arg_types):
                 arg_types[formal] = AnyType(TypeOfAny.special_form)
                 changed = True
     return signature.copy_modified(arg_types=arg_types) if changed else signature
+
+
+def _has_format_spec(ctx: FunctionSigContext | MethodSigContext) -> bool:
+    """``format(p, spec)`` with a spec other than the literal ``""``."""
+    if len(ctx.args) < 2 or not ctx.args[1]:
+        return False
+    spec: Expression = ctx.args[1][0]
+    return not (isinstance(spec, StrExpr) and spec.value == "")
+
+
+def _converted_part(
+    ctx: FunctionSigContext | MethodSigContext, actual: Expression, dynamic: DynamicClasses
+) -> Expression:
+    """The expression whose value is converted: for ``xs[a:b]``, the dynamic bound."""
+    if not isinstance(actual, SliceExpr):
+        return actual
+    parts = [part for part in (actual.begin_index, actual.end_index, actual.stride)
+             if part is not None]
+    return next((part for part in parts if dynamic_in_expression(ctx.api, part, dynamic)),
+                actual)

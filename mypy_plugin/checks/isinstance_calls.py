@@ -87,6 +87,12 @@ def check_isinstance_call(
             if function == "isinstance":
                 migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
             return
+    if config.migrate_classes and function == "isinstance":
+        # A NumberProxy may be a legacy FloatProxy, which passes the check through its
+        # hidden float base: inside the branch it may still be a proxy (to be converted).
+        migrated = migrate.migrated_member(subject, frozenset(config.migrate_classes))
+        if migrated is not None:
+            migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
     value_expr = ctx.args[value_at][0]
     found = dynamic_in_expression(
         ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],

@@ -114,6 +114,18 @@ def legacy_match(subject: Type, checked: list[str]) -> LegacyMatch | None:
     return first_in_members(subject, match)
 
 
+def migrated_member(subject: Type, migrate_classes: frozenset[str]) -> TypeInfo | None:
+    """A class in ``subject`` under migration (say ``NumberProxy``), whose instances may be
+    legacy proxies that pass a check against static classes through a hidden base."""
+
+    def member(proper: ProperType) -> TypeInfo | None:
+        if isinstance(proper, Instance) and migrated_class(proper.type, migrate_classes):
+            return proper.type
+        return None
+
+    return first_in_members(subject, member)
+
+
 def may_hide_legacy_proxy(subject: Type) -> str | None:
     """Name of a static type in ``subject`` that a legacy proxy may stand behind.
 

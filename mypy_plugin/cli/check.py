@@ -12,15 +12,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_USAGE, CommandLineError, one_line
+from .. import findings as plugin_findings
+from ..findings import Reason, Report
+from .common import EXIT_USAGE, CommandLineError, one_line, without_severity
 from .project_config import ChosenConfig, choose_config
 
-
+PLUGIN_CODE_PREFIX = "proxy-"
 
 
 @dataclass
 class Finding:
-    """One mypy message; columns and lines are 1-based."""
+    """One mypy message; columns and lines are 1-based.
+
+    ``report`` is what the plugin recorded for a ``proxy-*`` finding (its kind,
+    classes, reason...), joined by position, code and message.
+    """
 
     file: str
     line: int
@@ -31,10 +37,45 @@ class Finding:
     code: str | None
     message: str
     hint: str | None = None
+    report: Report | None = field(default=None, compare=False)
+
+    @property
+    def is_plugin_finding(self) -> bool:
+        """An error of the plugin (``proxy-*`` code)."""
+        return self.severity == "error" and (self.code or "").startswith(PLUGIN_CODE_PREFIX)
 
     def as_dict(self) -> dict[str, object]:
-        """The finding as JSON-ready data."""
-        return asdict(self)
+        """The finding as JSON-ready data; plugin findings add their report's data."""
+        data = asdict(self)
+        del data["report"]
+        if self.report is not None:
+            details = self.report.as_dict()
+            for located in ("file", "line", "column", "message", "code"):
+                del details[located]
+            data["kind"] = details["kind"]
+            data["reason"] = details["reason"]
+            data["report"] = details
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        """The finding of ``as_dict`` output (its report rebuilt from the data)."""
+        fields = {key: data.get(key) for key in (
+            "file", "line", "column", "end_line", "end_column", "severity", "code", "message",
+            "hint")}
+        details = data.get("report")
+        report = None
+        if isinstance(details, dict):
+            reason = details.get("reason")
+            report = Report(
+                code=str(fields["code"]), kind=details["kind"], dynamic=details["dynamic"],
+                operation=details["operation"], classes=tuple(details["classes"]),
+                subject=details["subject"], extra=tuple(details["extra"]),
+                reason=Reason(**reason) if isinstance(reason, dict) else None,
+                file=str(fields["file"]), line=int(str(fields["line"])),
+                column=int(str(fields["column"])) - 1, message=str(fields["message"]),
+            )
+        return cls(**fields, report=report)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -45,6 +86,8 @@ class CheckResult:
     exit_status: int
     config: ChosenConfig
     warnings: list[str] = field(default_factory=list)
+    #: Files mypy had to check again because their cached errors came without reports.
+    rechecked: list[str] = field(default_factory=list)
 
 
 def int_or_none(value: object) -> int | None:
@@ -87,10 +130,20 @@ def run_mypy(arguments: list[str]) -> tuple[str, str, int]:
     return printed_out.getvalue() + stdout, printed_err.getvalue() + stderr, status
 
 
+def mypy_has_workers() -> bool:
+    """True if this mypy checks in worker processes when configured to (mypy 2)."""
+    from mypy.options import Options
+
+    return hasattr(Options(), "num_workers")
+
+
 def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> list[str]:
     """The mypy command line for ``paths`` with JSON output and the chosen config."""
     arguments = ["--config-file", config, "--output", "json", "--show-column-numbers"]
     arguments += ["--show-error-codes", "--hide-error-context", "--no-pretty", "--no-color-output"]
+    if mypy_has_workers():
+        # Reports are collected in this process: no worker processes, whatever the config says.
+        arguments += ["--num-workers", "0"]
     if cache_dir is not None:
         arguments += ["--cache-dir", cache_dir]
     return [*arguments, "--", *paths]
@@ -107,7 +160,8 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             raise CommandLineError(
                 "no paths given and the config names no files; try: proxy-types check ."
             )
-        stdout, stderr, status = run_mypy(mypy_arguments(paths, config.mypy_file, cache_dir))
+        run = run_mypy_collecting(mypy_arguments(paths, config.mypy_file, cache_dir))
+        stdout, stderr, status = run.stdout, run.stderr, run.status
         # mypy names the file it was given; show the user's file, not our copy.
         if config.source is not None and config.mypy_file != config.source:
             stdout = stdout.replace(config.mypy_file, config.source)
@@ -120,6 +174,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             findings.append(finding_from_mypy(record))
         elif line.strip():
             warnings.append(line)
+    attach_reports(findings, run.reports)
     config_name = config.source or config.mypy_file
     interpret_stderr(stderr, config_name, warnings)
     config_problems = [f for f in findings if f.file == Path(config_name).as_posix()]
@@ -130,7 +185,66 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         # mypy stopped before checking (no .py files, duplicate module names...)
         reason = one_line(warnings[0]) if warnings else "mypy stopped without a message"
         raise CommandLineError(f"mypy could not run: {reason}")
-    return CheckResult(findings, status, config, warnings)
+    return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked))
+
+
+@dataclass
+class MypyRun:
+    """What mypy printed and returned, with the plugin's reports of the run."""
+
+    stdout: str
+    stderr: str
+    status: int
+    reports: list[Report]
+    rechecked: set[str]  # files checked a second time to get their reports
+
+
+def run_mypy_collecting(arguments: list[str]) -> MypyRun:
+    """Run mypy in this process, keeping the report of every plugin finding.
+
+    mypy replays the errors of a module it does not check again from its cache
+    (written by plain mypy, or by a run of ours: a replayed error never has its
+    report); those files are checked once more with their cache found stale.
+    """
+    with plugin_findings.collecting() as reports:
+        stdout, stderr, status = run_mypy(arguments)
+    unreported = files_without_reports(stdout, reports)
+    if unreported and status != EXIT_USAGE:
+        with plugin_findings.collecting(recheck=unreported) as rechecked:
+            stdout, stderr, status = run_mypy(arguments)
+        reports = rechecked + reports
+    return MypyRun(stdout, stderr, status, reports, unreported)
+
+
+def report_key(file: str, line: int, column: int, code: str | None, message: str
+               ) -> tuple[str, int, int, str | None, str]:
+    """What joins a mypy message to the report it was rendered from (column 1-based)."""
+    return (os.path.abspath(file), line, column, code, message)
+
+
+def attach_reports(findings: Sequence[Finding], reports: Sequence[Report]) -> None:
+    """Give each plugin finding the report it was rendered from.
+
+    mypy checks some nodes twice (deferred functions, trial checks of operators)
+    and drops repeated messages; a report kept twice describes the same site.
+    """
+    by_key: dict[tuple[str, int, int, str | None, str], Report] = {}
+    for report in reports:
+        key = report_key(report.file, report.line, max(report.column, 0) + 1, report.code,
+                         report.message)
+        by_key.setdefault(key, report)
+    for finding in findings:
+        if finding.is_plugin_finding:
+            finding.report = by_key.get(report_key(
+                finding.file, finding.line, finding.column, finding.code, finding.message))
+
+
+def files_without_reports(stdout: str, reports: Sequence[Report]) -> set[str]:
+    """Files of mypy's plugin findings that no kept report matches."""
+    findings = [finding_from_mypy(record) for record in map(json_record, stdout.splitlines())
+                if record is not None]
+    attach_reports(findings, reports)
+    return {f.file for f in findings if f.is_plugin_finding and f.report is None}
 
 
 def json_record(line: str) -> dict[str, Any] | None:
@@ -164,7 +278,7 @@ def interpret_stderr(stderr: str, config_name: str, warnings: list[str]) -> None
         )
     for line in lines:
         if line.startswith(f"{config_name}:") and "Unrecognized option" not in line:
-            raise CommandLineError(f"broken config {one_line(line)}")
+            raise CommandLineError(f"broken config {without_severity(one_line(line))}")
         if line.startswith("usage:"):
             continue
         warnings.append(line)

@@ -20,3 +20,10 @@ class CommandLineError(ProxyTypesError):
 def one_line(text: str) -> str:
     """``text`` with every run of whitespace, newlines included, made one space."""
     return " ".join(text.split())
+
+
+def without_severity(line: str) -> str:
+    """``file: error: problem`` as ``file: problem``, for lines the command line wraps
+    in its own ``proxy-types: error:`` (one "error:" per line)."""
+    where, separator, problem = line.partition(": error: ")
+    return f"{where}: {problem}" if separator else line

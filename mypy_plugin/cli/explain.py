@@ -22,7 +22,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     "proxy-isinstance": Explanation(
         meaning=(
             "An isinstance() or issubclass() check against int, float, complex, bool or a "
-            "numbers ABC sees a value that may be a dynamic number (a proxy_types proxy, "
+            "numbers ABC, or a test such as type(x) is int or type(x) in (int, float), sees a "
+            "value that may be a dynamic number (a proxy_types proxy, "
             "torch.SymInt, ...). Dynamic numbers are deliberately not instances of those "
             "classes, so the check sends them down the 'not a number' branch; if the proxy "
             "did pass, a tracing compiler would bake its traced value in as a constant."
@@ -37,11 +38,13 @@ EXPLANATIONS: dict[str, Explanation] = {
             "    raise TypeError(size)\n"
         ),
         right=(
+            "from numbers import Integral\n"
             "import torch\n"
-            "from proxy_types import is_dynamic_number, is_static_number\n"
+            "from proxy_types import external_isinstance\n"
             "\n"
             "def layer_norm_shape(size: int | torch.SymInt) -> tuple[int | torch.SymInt, ...]:\n"
-            "    if is_static_number(size) or is_dynamic_number(size):\n"
+            "    # an int or a SymInt passes; a float or a SymFloat does not, as before\n"
+            "    if external_isinstance(size, Integral):\n"
             "        return (size,)\n"
             "    raise TypeError(size)\n"
         ),
@@ -49,9 +52,13 @@ EXPLANATIONS: dict[str, Explanation] = {
     "proxy-concretize": Explanation(
         meaning=(
             "A dynamic number is turned into a plain Python value implicitly: float(p), "
-            "int(p), round(p), math.sqrt(p), indexing with p, or branching on a comparison "
-            "such as `if n >= 0:`. Under tracing this specializes the program on the value "
-            "seen at trace time, and the result is silently wrong for other inputs."
+            "int(p), round(p), math.sqrt(p), indexing with p, branching on a comparison "
+            "such as `if n >= 0:` or all(s > 0 for s in sizes), using p as a dict key or set "
+            "member, formatting it with a spec (f'{p:.2f}'), or passing it to a helper listed "
+            "in concretizing_functions (thunder's pyval). Under tracing this fails (proxy_types' "
+            "proxies raise) or bakes in the value seen at trace time, and the result is "
+            "silently wrong for other inputs. Where the class guards instead (torch's Sym "
+            "types), the finding is proxy-specialize."
         ),
         wrong=(
             "import math\n"
@@ -132,6 +139,33 @@ EXPLANATIONS: dict[str, Explanation] = {
             "    return to_static(n)  # recorded: the trace knows it depends on n\n"
         ),
     ),
+    "proxy-specialize": Explanation(
+        meaning=(
+            "A dynamic number that guards, torch.SymInt/SymFloat/SymBool or a class listed in "
+            "guarded_number_classes, is converted (int(n), xs[n], math.sqrt(f)) or branched on "
+            "(if n > 0:, all(s > 0 for s in shape)). That is sound: torch records a guard and "
+            "recompiles when it fails. But the program is specialized on the traced value, "
+            "which costs recompilations, or a data-dependent error on an unbacked symbol. "
+            "Operations torch keeps symbolic (round, math.floor/ceil/trunc of a SymFloat) are "
+            "not reported. Off by default: enable it with enable_error_code = "
+            "proxy-specialize (mypy 2.0+), or with the comment "
+            '# mypy: enable-error-code="proxy-specialize" at the top of a file (any version).'
+        ),
+        wrong=(
+            "import torch\n"
+            "\n"
+            "def padding(n: torch.SymInt, multiple: int) -> int:\n"
+            "    if n % multiple == 0:  # guard: the graph only serves this branch\n"
+            "        return 0\n"
+            "    return multiple - int(n % multiple)  # guard: int() pins the value\n"
+        ),
+        right=(
+            "import torch\n"
+            "\n"
+            "def padding(n: torch.SymInt, multiple: int) -> torch.SymInt:\n"
+            "    return (multiple - n % multiple) % multiple  # stays symbolic: no guard\n"
+        ),
+    ),
     "truthy-bool": Explanation(
         meaning=(
             "mypy's own code, enabled by proxy-types' default configuration: a value whose "
@@ -179,8 +213,17 @@ def valid_codes() -> dict[str, str]:
     return codes
 
 
+# Codes reported for a configuration entry: no source line to put an ignore on.
+CONFIG_CODES = ("proxy-config",)
+
+
 def suppression(code: str) -> str:
     """The ways to silence ``code``, one per line."""
+    if code in CONFIG_CODES:
+        return (
+            "  a configuration entry has no line to ignore: correct or remove the entry in\n"
+            "  [mypy.plugins.proxy_types] (mypy.ini) or [tool.proxy_types] (pyproject.toml)\n"
+        )
     return (
         f"  on one line:       <the reported line>  # type: ignore[{code}]\n"
         f"  in mypy.ini:       [mypy]  disable_error_code = {code}\n"
@@ -202,8 +245,14 @@ def explanation_text(code: str) -> str:
         f"{explanation.meaning}\n\n"
         f"Wrong:\n\n{indent(explanation.wrong)}\n"
         f"Right:\n\n{indent(explanation.right)}\n"
-        f"Suppress (only where the value is known to be static):\n\n{suppression(code)}"
+        f"{suppression_heading(code)}:\n\n{suppression(code)}"
     )
+
+
+def suppression_heading(code: str) -> str:
+    if code in CONFIG_CODES:
+        return "Suppress"
+    return "Suppress (only where the value is known to be static)"
 
 
 def explanation_markdown(code: str) -> str:
@@ -215,8 +264,10 @@ def explanation_markdown(code: str) -> str:
         f"{explanation.meaning}\n\n"
         f"Wrong:\n\n```{language}\n{explanation.wrong}```\n\n"
         f"Right:\n\n```{language}\n{explanation.right}```\n\n"
-        f"Suppress with `# type: ignore[{code}]` on the line, or "
-        f"`disable_error_code = {code}` in the mypy configuration.\n"
+        + ("Correct or remove the entry in the plugin's configuration section: a "
+           "configuration entry has no line to ignore.\n" if code in CONFIG_CODES else
+           f"Suppress with `# type: ignore[{code}]` on the line, or "
+           f"`disable_error_code = {code}` in the mypy configuration.\n")
     )
 
 

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from .check import run_check
+from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
-from .report import RENDERERS
-
-
+from .report import RENDERERS, tool_version
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -27,6 +26,7 @@ class ArgumentParser(argparse.ArgumentParser):
 def build_parser() -> ArgumentParser:
     """The ``proxy-types`` argument parser with its subcommands."""
     parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {tool_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     commands.required = True
     check = commands.add_parser("check", help="run mypy with the proxy-types plugin")
@@ -37,6 +37,10 @@ def build_parser() -> ArgumentParser:
     check.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
     check.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     check.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    check.add_argument("--min-confidence", choices=LEVELS, default="any",
+                       help="report plugin findings only when the value is declared dynamic "
+                            "(declared), also when it flows from a traced value, a symbolic "
+                            "size or a base class (flow), or also for Any/object (any, default)")
     fix = commands.add_parser("fix", help="rewrite reported code with proxy_types guards")
     fix.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to fix")
     fix.add_argument("--config", metavar="FILE", help="mypy config file to use")
@@ -46,6 +50,9 @@ def build_parser() -> ArgumentParser:
                      help="isinstance fixes as guard calls or as class tuples")
     fix.add_argument("--intent", choices=("auto", "static", "number"), default="auto",
                      help="what isinstance checks ask (see docs/fix.md)")
+    fix.add_argument("--register", action="store_true",
+                     help="register configured and legacy classes defined in the checked files "
+                          "with register_dynamic_type(), so their sites can be fixed")
     explain = commands.add_parser("explain", help="explain an error code")
     explain.add_argument("code", nargs="?", metavar="CODE", help="e.g. proxy-isinstance")
     return parser
@@ -58,7 +65,8 @@ def command_check(options: argparse.Namespace) -> int:
         if config is not None:
             raise CommandLineError("--config and --default-config exclude each other")
         config = str(DEFAULT_CONFIG)
-    result = run_check(options.paths, config, options.cache_dir)
+    result = with_min_confidence(run_check(options.paths, config, options.cache_dir),
+                                 options.min_confidence)
     report = RENDERERS[options.format](result)
     if options.output:
         try:
@@ -75,15 +83,15 @@ def command_check(options: argparse.Namespace) -> int:
 def command_fix(options: argparse.Namespace) -> int:
     """Run ``proxy-types fix`` (needs libcst); return the exit status."""
     try:
-        from .fix import rewrite as fix
+        from .fix import command_fix as fix
+        from .fix.model import Options
     except ImportError as exc:
         if exc.name != "libcst":
             raise
-        raise CommandLineError("fix needs libcst: pip install 'proxy-types[fix]'") from None
-    return fix.command_fix(
-        options.paths, options.config, options.cache_dir, options.style, options.intent,
-        options.diff,
-    )
+        raise CommandLineError("fix needs libcst: pip install libcst (the [fix] extra of "
+                               "proxy-types)") from None
+    return fix(options.paths, options.config, options.cache_dir,
+               Options(options.style, options.intent, register=options.register), options.diff)
 
 
 def command_explain(options: argparse.Namespace) -> int:
@@ -109,8 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != "mypy":
             raise
-        print(f"{PROGRAM}: error: this command needs mypy: pip install 'proxy-types[mypy]'",
-              file=sys.stderr)
+        print(f"{PROGRAM}: error: this command needs mypy: pip install mypy (the [mypy] extra "
+              "of proxy-types)", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import configparser
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,8 @@ from typing import Any
 from proxy_types import ConfigurationError
 
 from ..constants import PLUGIN_SECTION_INI
-from .common import DEFAULT_CONFIG, PLUGIN_MODULE, CommandLineError, one_line
+from ..settings_files import MalformedFile, SettingsFileError, read_ini, read_toml
+from .common import DEFAULT_CONFIG, PLUGIN_MODULE, CommandLineError, one_line, without_severity
 
 # The file names mypy looks for, in its order (mypy.defaults).
 OWN_CONFIG_NAMES = ("mypy.ini", ".mypy.ini")
@@ -60,40 +60,21 @@ def split_commas(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def read_ini(path: Path) -> dict[str, dict[str, str]]:
-    """Read the mypy sections of an ini-style file (mypy.ini, setup.cfg)."""
-    parser = configparser.RawConfigParser()
+def read_settings_file(path: Path) -> dict[str, Any]:
+    """The parsed file (TOML document or INI sections); a one-line ``CommandLineError`` if bad."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            parser.read_file(handle)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandLineError(f"cannot read config {path}: {one_line(str(exc))}") from None
-    except configparser.Error as exc:
-        reason = str(exc).splitlines()[0]
-        line = getattr(exc, "lineno", None)
-        where = f" (line {line})" if line else ""
-        raise CommandLineError(f"broken config {path}{where}: {one_line(reason)}") from None
-    return {
-        name: dict(parser.items(name))
-        for name in parser.sections()
-        if name == "mypy" or name.startswith(("mypy-", "mypy."))
-    }
+        return read_toml(path) if path.suffix == ".toml" else read_ini(path)
+    except MalformedFile as error:
+        where = f" (line {error.line})" if error.line else ""
+        raise CommandLineError(f"broken config {path}{where}: {error}") from None
+    except SettingsFileError as error:
+        raise CommandLineError(f"cannot read config {path}: {error}") from None
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    """The parsed TOML file; a one-line ``CommandLineError`` if it is unreadable."""
-    if sys.version_info >= (3, 11):
-        import tomllib as toml
-    else:  # mypy itself depends on tomli before 3.11
-        import tomli as toml  # type: ignore[import-not-found, unused-ignore]
-    try:
-        with path.open("rb") as handle:
-            data: object = toml.load(handle)
-    except OSError as exc:
-        raise CommandLineError(f"cannot read config {path}: {one_line(str(exc))}") from None
-    except ValueError as exc:  # TOMLDecodeError
-        raise CommandLineError(f"broken config {path}: {one_line(str(exc))}") from None
-    return data if isinstance(data, dict) else {}
+def mypy_sections(sections: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The sections of an INI file that mypy reads."""
+    return {name: values for name, values in sections.items()
+            if name == "mypy" or name.startswith(("mypy-", "mypy."))}
 
 
 def toml_value_as_ini(key: str, value: object) -> str:
@@ -150,14 +131,14 @@ def read_project_config(path: Path, *, required: bool) -> ProjectConfig | None:
             raise CommandLineError(f"config file not found: {path}")
         return None
     if path.suffix == ".toml":
-        tool = read_toml(path).get("tool", {})
+        tool = read_settings_file(path).get("tool", {})
         if not isinstance(tool, dict) or "mypy" not in tool:
             if required:
                 raise CommandLineError(f"broken config {path}: it has no [tool.mypy] table")
             return None
         check_plugin_settings(path)  # before TOML values are flattened to ini text
         return ProjectConfig(path, toml_as_ini_sections(path, tool))
-    sections = read_ini(path)
+    sections = mypy_sections(read_settings_file(path))
     if "mypy" not in sections:
         if required or path.name in OWN_CONFIG_NAMES:
             raise CommandLineError(f"broken config {path}: it has no [mypy] section")
@@ -173,7 +154,7 @@ def check_plugin_settings(path: Path) -> None:
     try:
         ProxyTypesConfig(display_path(path), raise_errors=True)
     except ConfigurationError as exc:  # the line mypy would print, as for mypy's own errors
-        raise CommandLineError(f"broken config {one_line(str(exc))}") from None
+        raise CommandLineError(f"broken config {without_severity(one_line(str(exc)))}") from None
 
 
 def find_project_config(start: Path) -> ProjectConfig | None:
@@ -228,12 +209,14 @@ def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:
 
 def choose_config(forced: str | None, directory: Path) -> ChosenConfig:
     """Pick the configuration; copies go to ``directory``."""
+    default = str(DEFAULT_CONFIG)
+    if forced is not None and Path(forced).resolve() == DEFAULT_CONFIG:
+        return ChosenConfig(default, None, "embedded default", False)
     if forced is not None:
         config = read_project_config(Path(forced), required=True)
     else:
         config = find_project_config(Path.cwd())
     if config is None:
-        default = str(DEFAULT_CONFIG)
         return ChosenConfig(default, None, "embedded default (no mypy config found)", False)
     shown = display_path(config.path)
     if config.enables_plugin:

@@ -16,8 +16,6 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 OTHER_ERRORS = "other mypy errors"
 
 
-
-
 def proxy_codes() -> list[tuple[str, str]]:
     """(code, description) of every plugin error code, in the plugin's order."""
     from ..errors import ALL_CODES
@@ -45,14 +43,24 @@ def render_text(result: CheckResult) -> str:
         out.write(f"{location}: {finding.severity}: {finding.message}{code}\n")
         for hint in (finding.hint or "").splitlines():
             out.write(f"{location}: note: {hint}\n")
+    out.write(totals_line(result.findings) + "\n")
     counts = summarize(result.findings)
     width = max(len(key) for key in counts)
-    if result.findings:
-        out.write("\n")
+    out.write("\n")
     out.write(f"proxy-types summary (config: {result.config.description})\n")
     for key, count in counts.items():
         out.write(f"  {key:<{width}}  {count}\n")
     return out.getvalue()
+
+
+def totals_line(findings: Sequence[Finding]) -> str:
+    """mypy's closing line: ``Found 3 errors in 2 files`` or ``Success: no issues found``."""
+    errors = [f for f in findings if f.severity == "error"]
+    if not errors:
+        return "Success: no issues found"
+    files = len({f.file for f in errors})
+    return (f"Found {len(errors)} error{'s' * (len(errors) != 1)} in {files} "
+            f"file{'s' * (files != 1)}")
 
 
 def render_json(result: CheckResult) -> str:
@@ -142,13 +150,18 @@ def render_sarif(result: CheckResult) -> str:
         if code not in rule_index:
             add_rule(code, mypy_code_description(code))
         message = finding.message + (f"\n{finding.hint}" if finding.hint else "")
-        results.append({
+        sarif_result: dict[str, object] = {
             "ruleId": code,
             "ruleIndex": rule_index[code],
             "level": "error",
             "message": {"text": message},
             "locations": [sarif_location(finding, root)],
-        })
+        }
+        if finding.report is not None:  # what the plugin found, as data
+            details = finding.as_dict()
+            sarif_result["properties"] = {"kind": details["kind"], "reason": details["reason"],
+                                          "report": details["report"]}
+        results.append(sarif_result)
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

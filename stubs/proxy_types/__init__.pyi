@@ -1,3 +1,4 @@
+from ._audit import Audit as Audit, AuditRecord as AuditRecord, audit as audit
 from ._convert import check as check, to_static as to_static
 from ._errors import (
     CheckError as CheckError,
@@ -31,6 +32,8 @@ from ._trace import (
 )
 
 __all__ = [
+    "Audit",
+    "AuditRecord",
     "BoolProxy",
     "CheckError",
     "ComplexProxy",
@@ -45,6 +48,7 @@ __all__ = [
     "ProxyTypesError",
     "Recorder",
     "Trace",
+    "audit",
     "check",
     "current_recorder",
     "external_isinstance",

@@ -6,6 +6,8 @@
 # __round__, __trunc__, __floor__, __ceil__) exist at runtime only to raise
 # ConcretizationError; leaving them out makes checkers reject float(p), int(p),
 # seq[p], math.floor(p) and friends.  __hash__ is None for the same reason.
+# __format__ with an empty spec gives the name (format(p), f"{p}"); a
+# non-empty spec raises ConcretizationError, which no stub can express.
 from typing import ClassVar, overload
 
 from typing_extensions import TypeAlias
@@ -22,6 +24,7 @@ class NumberProxy(DynamicNumber):
     def name(self) -> str: ...
     @property
     def hint(self) -> Hint: ...
+    def __format__(self, format_spec: str, /) -> str: ...  # the name; a non-empty spec raises
     def __add__(self, other: NumberProxy | complex, /) -> NumberProxy: ...
     def __radd__(self, other: NumberProxy | complex, /) -> NumberProxy: ...
     def __sub__(self, other: NumberProxy | complex, /) -> NumberProxy: ...

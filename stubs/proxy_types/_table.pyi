@@ -16,12 +16,45 @@ OWN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...]
 FOREIGN_DYNAMIC_TYPES: tuple[DynamicNumberType, ...]
 DYNAMIC_NUMBER_TYPES: tuple[DynamicNumberType, ...]
 
+DYNAMIC_KINDS: dict[str, str]
+OUTCOMES: dict[str, str]
+FINDING_CODES: dict[str, str | None]
+TORCH_PYTHON_TYPES: tuple[str, ...]
+
+class Conversion(NamedTuple):
+    name: str
+    dunder: str
+    operation: str
+    result: str
+    accepts: tuple[str, ...]
+    own: str | dict[str, str]
+    torch: str | dict[str, str]
+    silent: str | dict[str, str]
+    guarded: str | dict[str, str]
+
+CONVERSIONS: tuple[Conversion, ...]
+
+class ConvertingCall(NamedTuple):
+    operation: str
+    conversion: str
+
+CONVERTING_FUNCTIONS: dict[str, ConvertingCall]
+CONVERTING_MODULES: dict[str, str]
+CONVERTING_SYNTAX: dict[str, ConvertingCall]
+
+def conversion(operation: str) -> Conversion | None: ...
+def operation_spelling(operation: str) -> str: ...
+def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False) -> str: ...
+def finding_code(outcome_name: str) -> str | None: ...
+def dynamic_kind(fullname: str, guarded_classes: frozenset[str] | tuple[str, ...] = ()) -> str: ...
+
 class Concretizer(NamedTuple):
     dunder: str
     operation: str
     result: str
 
 CONCRETIZING_DUNDERS: tuple[Concretizer, ...]
+CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...]
 CONCRETIZING_FUNCTIONS: dict[str, str]
 CONCRETIZING_MODULES: tuple[str, ...]
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_guards  # noqa: E402
-from benchmarks._common import BenchmarkError, paired_change, render_table  # noqa: E402
+from benchmarks.common import BenchmarkError, paired_change, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
 from benchmarks.corpus import PLUGINS_LINE, Corpus, project_corpus, with_plugin  # noqa: E402
 from benchmarks.profile_plugin import plugin_costs  # noqa: E402
@@ -51,7 +51,8 @@ def test_corpus_lines_count_python_and_stubs(tmp_path: Path) -> None:
 
 
 def test_guard_answers_are_checked_before_timing() -> None:
-    subjects, _ = bench_guards.subjects(with_torch=False)
+    subjects = bench_guards.subjects(with_torch=False)
+    assert list(subjects) == ["int", "float", "IntegerProxy", "FloatProxy"]
     assert bench_guards.wrong_answers(subjects) == []
     lying = dict(subjects, int=bench_guards.Subject(12345, static=False, dynamic=True))
     assert bench_guards.wrong_answers(lying) == ["int"]
@@ -59,11 +60,46 @@ def test_guard_answers_are_checked_before_timing() -> None:
 
 def test_symint_subjects_are_dynamic() -> None:
     pytest.importorskip("torch")
-    subjects, is_concrete_int = bench_guards.subjects(with_torch=True)
-    assert type(subjects["SymInt backed"].value).__name__ == "SymInt"
+    subjects = bench_guards.subjects(with_torch=True)
+    assert type(subjects["SymInt"].value).__name__ == "SymInt"
+    assert type(subjects["SymFloat"].value).__name__ == "SymFloat"
     assert bench_guards.wrong_answers(subjects) == []
-    assert is_concrete_int is not None and is_concrete_int(3) is True
-    assert is_concrete_int(subjects["SymInt unbacked"].value) is False
+
+
+def _repeats(empty: list[float], static: list[float], dynamic: list[float],
+             number: list[float]) -> dict[str, list[float]]:
+    return {bench_guards.EMPTY: empty, "is_static_number": static,
+            "is_dynamic_number": dynamic, bench_guards.NUMBER_ABC: number}
+
+
+def test_guard_ratios_are_taken_within_each_repeat() -> None:
+    # The second repeat ran three times slower for every check: the ratios do not move.
+    cells = bench_guards.judge(_repeats([10.0, 30.0, 10.0], [12.0, 36.0, 12.0],
+                                        [14.0, 42.0, 14.0], [30.0, 90.0, 30.0]))
+    static, dynamic = cells["is_static_number"], cells["is_dynamic_number"]
+    assert (static.seconds, static.empty_seconds, static.number_seconds) == (12.0, 10.0, 30.0)
+    assert static.vs_empty == pytest.approx(1.2) and static.empty_verdict == "ok"
+    assert static.speedup_over_number == pytest.approx(2.5) and static.number_verdict == "ok"
+    assert dynamic.vs_empty == pytest.approx(1.4) and dynamic.empty_verdict == "over"
+    assert dynamic.speedup_over_number == pytest.approx(30 / 14)
+    # A ratio of medians would call this guard 1.5x (30 / 20); paired, it is 1.2x.
+    paired = bench_guards.judge(_repeats([10.0, 20.0, 40.0], [12.0, 30.0, 44.0],
+                                         [12.0, 30.0, 44.0], [20.0, 50.0, 80.0]))
+    assert paired["is_static_number"].vs_empty == pytest.approx(1.2)
+    assert paired["is_static_number"].number_verdict == "under"  # 50 / 30 in the middle
+
+
+def test_guard_targets_are_inclusive() -> None:
+    cell = bench_guards.judge(_repeats([10.0], [13.0], [13.0], [26.0]))["is_static_number"]
+    assert cell.vs_empty == pytest.approx(1.3) and cell.empty_verdict == "ok"
+    assert cell.speedup_over_number == pytest.approx(2.0) and cell.number_verdict == "ok"
+
+
+def test_guard_judge_refuses_uneven_repeats() -> None:
+    with pytest.raises(ValueError, match="same, non-zero number of repeats"):
+        bench_guards.judge(_repeats([10.0, 11.0], [12.0], [12.0], [30.0]))
+    with pytest.raises(ValueError, match="same, non-zero number of repeats"):
+        bench_guards.judge(_repeats([], [], [], []))
 
 
 def test_profile_counts_only_calls_from_mypy() -> None:
@@ -143,14 +179,14 @@ def test_paired_change_without_a_positive_baseline_is_unknown() -> None:
 
 
 def test_instruction_total_is_read_from_cachegrind_output(tmp_path: Path) -> None:
-    from benchmarks.count_instructions import _instructions
+    from benchmarks.count_instructions import total_instructions
 
     corpus = Corpus("t", tmp_path, (), "[mypy]\n")
     output = ("Success: no issues found in 1 source file\n==4242== \n"
               "==4242== I   refs:      1,234,567,890\n")
-    assert _instructions(output, corpus, "with") == 1_234_567_890
+    assert total_instructions(output, corpus, "with") == 1_234_567_890
     with pytest.raises(BenchmarkError, match=r"t \(with plugin\): no instruction total"):
-        _instructions("Success: no issues found\n", corpus, "with")
+        total_instructions("Success: no issues found\n", corpus, "with")
 
 
 def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
@@ -170,7 +206,7 @@ def test_failed_run_names_mypy_line_not_valgrind_line(tmp_path: Path) -> None:
 def test_corpus_tools_print_json_or_text_and_fail_in_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from benchmarks._common import run_corpus_tool
+    from benchmarks.common import run_corpus_tool
 
     assert run_corpus_tool("t", True, lambda: [1, 2], lambda r: {"n": r}, str) == 0
     assert capsys.readouterr().out == '{"n": [1, 2]}\n'

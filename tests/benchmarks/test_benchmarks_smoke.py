@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.bench
+
 ROOT = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 needs_valgrind = pytest.mark.skipif(shutil.which("valgrind") is None,
@@ -57,7 +59,7 @@ def test_quick_run_prints_every_table(quick_run: tuple[dict[str, list[list[str]]
     found, _ = quick_run
     counted = ["instructions"] if shutil.which("valgrind") else []
     assert list(found) == ["machine", "plugin overhead", "memory", *counted,
-                           "plugin profile", "guards", "operations"]
+                           "plugin profile", "guards", "operations", "audit overhead"]
     facts = dict(found["machine"][1:])
     assert {"cpu", "nproc", "memory", "python", "mypy", "torch"} <= set(facts)
     assert facts["nproc"].isdigit()
@@ -127,15 +129,23 @@ def test_profile_counts_hook_calls(quick_run: tuple[dict[str, list[list[str]]], 
 def test_guard_and_operation_rows(quick_run: tuple[dict[str, list[list[str]]], dict[str, object]]) -> None:
     found, results = quick_run
     header, *rows = found["guards"]
-    assert "is_static_number" in header and "isinstance NumberClasses" in header
+    assert header[:5] == ["subject", "empty call", "is_static_number", "is_dynamic_number",
+                          "numbers.Number"]
+    assert header[5:] == ["static/empty (<=1.3x)", "dynamic/empty (<=1.3x)",
+                          "Number/static (>=2x)", "Number/dynamic (>=2x)"]
     subjects = [row[0] for row in rows]
-    assert subjects[:2] == ["int", "float"] and "IntegerProxy" in subjects and "object" in subjects
+    assert subjects[:4] == ["int", "float", "IntegerProxy", "FloatProxy"]
     for row in rows:
-        number(row[1], " ns")  # the baseline applies to every subject
+        assert all(number(cell, " ns") > 0 for cell in row[1:5])
+        assert all(re.match(r"^\d+\.\d\dx (ok|over)$", cell) for cell in row[5:7]), row
+        assert all(re.match(r"^\d+\.\d\dx (ok|under)$", cell) for cell in row[7:9]), row
+    guards = results["guards"]
+    assert isinstance(guards, dict) and guards["implementation"] in ("compiled", "pure Python")
+    assert list(guards["subjects"]) == subjects
     operations = [row[0] for row in found["operations"][1:]]
     assert "IntegerProxy inside trace" in operations and "IntegerProxy outside trace" in operations
     if "torch" in sys.modules or _torch_installed():
-        assert "SymInt backed" in subjects and "SymInt backed" in operations
+        assert "SymInt" in subjects and "SymInt backed" in operations
     assert set(results) >= {"machine", "plugin", "profile", "guards", "operations"}
     plugin = results["plugin"]
     assert isinstance(plugin, list)

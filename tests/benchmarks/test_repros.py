@@ -5,6 +5,7 @@ code text recorded for it is the text of that line in the release."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import zipfile
@@ -118,3 +119,47 @@ def test_expect_specialization_wants_a_pinning_guard_at_the_line() -> None:
         repro.expect_specialization(bucketize, args, "torch/_refs/__init__.py:6379")
     with pytest.raises(repro.NotReproduced, match="no guard pinning"):
         repro.expect_specialization(relu, (torch.randn(4, 6),), site)
+
+
+# -- run_all.py ----------------------------------------------------------------
+
+
+def test_run_all_reads_each_case_line_and_reports_a_script_that_died(tmp_path: Path) -> None:
+    run_all = load("run_all")
+    script = tmp_path / "torch_fake.py"
+    script.write_text(
+        "import sys\n"
+        "print('REPRODUCED (crash) torch_fake::a torch/x.py:3: TypeError: boom')\n"
+        "print('some other output')\n"
+        "print('NOT REPRODUCED torch_fake::b torch/x.py:9: traced without error')\n"
+        "sys.exit(1)\n", encoding="utf-8")
+    rows, _ = run_all.run_script(script, sys.executable)
+    assert [(r.case, r.site, r.status, r.outcome) for r in rows] == [
+        ("torch_fake::a", "torch/x.py:3", "reproduced", "crash"),
+        ("torch_fake::b", "torch/x.py:9", "NOT reproduced", "-"),
+    ]
+    script.write_text("raise ImportError('no torch here')\n", encoding="utf-8")
+    rows, _ = run_all.run_script(script, sys.executable)
+    assert [(r.status, r.detail) for r in rows] == [
+        ("script failed", "exit code 1: ImportError: no torch here")]
+
+
+def test_run_all_skips_thunder_scripts_without_a_thunder_environment(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPROS / "run_all.py"), "--only", "thunder_range",
+         "--thunder-python", str(tmp_path / "no-python")],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "| thunder_range | - | skipped | - | no thunder environment at" in result.stdout
+
+
+THUNDER_PYTHON = Path(os.environ.get("THUNDER_PYTHON", "/work/venv-thunder/bin/python"))
+
+
+@pytest.mark.network
+@pytest.mark.skipif(not THUNDER_PYTHON.is_file(), reason="no lightning-thunder environment")
+def test_thunder_range_cases_reproduce() -> None:
+    result = subprocess.run([str(THUNDER_PYTHON), str(REPROS / "thunder_range.py")],
+                            capture_output=True, text=True, timeout=600, cwd=REPROS)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("REPRODUCED (crash) thunder_range::") == 3

@@ -67,6 +67,15 @@ def test_clean_project_with_no_config_uses_embedded_default(run_cli: RunCli, tmp
     rows = summary_rows(result.stdout)
     assert rows["proxy-isinstance"] == 0 and rows["other mypy errors"] == 0
     assert set(rows) >= {"proxy-isinstance", "proxy-concretize", "proxy-base"}
+    assert result.stdout.startswith("Success: no issues found\n")
+
+
+def test_version(run_cli: RunCli, tmp_path: Path) -> None:
+    from mypy_plugin.cli.report import tool_version
+
+    result = run_cli("--version", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"proxy-types {tool_version()}\n"
 
 
 def test_findings_are_listed_and_counted(run_cli: RunCli, tmp_path: Path) -> None:
@@ -82,6 +91,8 @@ def test_findings_are_listed_and_counted(run_cli: RunCli, tmp_path: Path) -> Non
     assert rows["proxy-isinstance"] == 1
     assert rows["proxy-concretize"] == 0
     assert rows["other mypy errors"] == 2  # the assignment and the return value
+    # mypy's totals line closes the diagnostics, as under plain mypy.
+    assert "\nFound 3 errors in 1 file\n\nproxy-types summary" in result.stdout
 
 
 def test_json_report(run_cli: RunCli, tmp_path: Path) -> None:
@@ -198,7 +209,9 @@ def test_default_config_ignores_the_project_config(run_cli: RunCli, tmp_path: Pa
     assert "proxy-isinstance" not in [f["code"] for f in json.loads(project.stdout)["findings"]]
     default = run_cli("check", "--default-config", "--format", "json", "scale.py", cwd=tmp_path)
     document = json.loads(default.stdout)
-    assert document["config"].endswith("default.ini")
+    assert document["config"] == "embedded default"
+    text = run_cli("check", "--default-config", "scale.py", cwd=tmp_path).stdout
+    assert "proxy-types summary (config: embedded default)" in text
     assert "proxy-isinstance" in [f["code"] for f in document["findings"]]
 
 
@@ -277,6 +290,7 @@ def test_broken_config(
     line = one_line_error(run_cli("check", "clean.py", cwd=tmp_path))
     assert named in line
     assert config_name in line
+    assert line.count("error:") == 1, line
 
 
 def test_toml_plugin_setting_fails_as_under_plain_mypy(
@@ -292,4 +306,7 @@ def test_toml_plugin_setting_fails_as_under_plain_mypy(
     assert plain.returncode == 2
     assert "exempt_modules: expected a list of strings" in plain.stderr
     line = one_line_error(run_cli("check", "clean.py", cwd=tmp_path))
-    assert line == f"proxy-types: error: broken config {plain.stderr.strip()}"
+    # mypy's line without its "error:": the command line says it once, up front.
+    assert line == "proxy-types: error: broken config " + plain.stderr.strip().replace(
+        "pyproject.toml: error: ", "pyproject.toml: ")
+    assert line.count("error:") == 1

@@ -42,7 +42,7 @@ def test_explain_without_code_lists_codes(run_cli: RunCli, tmp_path: Path) -> No
     assert result.returncode == 0
     listed = [line.split()[0] for line in result.stdout.splitlines()]
     assert listed == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                      "proxy-cast", "truthy-bool"]
+                      "proxy-cast", "proxy-specialize", "truthy-bool"]
 
 
 def test_every_plugin_code_is_explained_and_nothing_else() -> None:
@@ -58,3 +58,40 @@ def test_explanation_examples_differ_and_render(code: str) -> None:
     assert code in explain_code(code)
     markdown = explanation_markdown(code)
     assert markdown.count("```") == 4  # a wrong and a right block
+
+
+def test_isinstance_right_example_keeps_the_kind_check() -> None:
+    """The fixed check accepts an int or a SymInt and still rejects floats, static or not."""
+    pytest.importorskip("torch")
+    from torch._dynamo.source import ConstantSource
+    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
+
+    shape_env = ShapeEnv()
+
+    def symbol(hint: float, name: str) -> object:
+        return shape_env.create_symbol(hint, ConstantSource(name), dynamic_dim=DimDynamic.DYNAMIC)
+
+    sym_int = shape_env.create_symintnode(symbol(4, "n"), hint=4)
+    sym_float = shape_env.create_symfloatnode(symbol(2.5, "f"), hint=2.5)
+    wrong: dict[str, object] = {}
+    right: dict[str, object] = {}
+    exec(EXPLANATIONS["proxy-isinstance"].wrong, wrong)
+    exec(EXPLANATIONS["proxy-isinstance"].right, right)
+    wrong_shape, right_shape = wrong["layer_norm_shape"], right["layer_norm_shape"]
+    assert callable(wrong_shape) and callable(right_shape)
+    with pytest.raises(TypeError):
+        wrong_shape(sym_int)  # the bug the code reports
+    assert right_shape(sym_int) == (sym_int,)
+    for shape in (wrong_shape, right_shape):
+        assert shape(4) == (4,)
+        for not_an_integer in (2.5, sym_float, "4"):
+            with pytest.raises(TypeError):
+                shape(not_an_integer)
+
+
+def test_config_explanation_has_no_line_to_ignore(run_cli: RunCli, tmp_path: Path) -> None:
+    text = run_cli("explain", "proxy-config", cwd=tmp_path).stdout
+    assert "type: ignore" not in text and "disable_error_code" not in text
+    assert "correct or remove the entry" in text
+    assert "type: ignore" not in explanation_markdown("proxy-config")
+    assert "type: ignore[proxy-cast]" in explanation_markdown("proxy-cast")

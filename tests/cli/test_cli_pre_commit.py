@@ -9,7 +9,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-
 def hook_fields() -> dict[str, str]:
     """The ``key: value`` lines of the single hook in .pre-commit-hooks.yaml."""
     text = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
@@ -32,3 +31,12 @@ def test_entry_is_the_declared_console_script() -> None:
     scripts = setup.get("options.entry_points", "console_scripts").strip().splitlines()
     declared = dict(line.replace(" ", "").split("=") for line in scripts)
     assert declared[hook_fields()["entry"].split()[0]] == "mypy_plugin.cli:main"
+
+
+def test_documented_hooks_are_local_and_run_the_console_script() -> None:
+    """No release exists: the docs show a local hook running the installed command."""
+    for path in (REPO / "README.md", REPO / "docs" / "cli.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "OWNER" not in text and "rev: v" not in text, path
+        assert "repo: local" in text, path
+        assert re.search(r"entry: proxy-types check\b", text), path

@@ -63,16 +63,19 @@ def test_summary_counts_parameters_and_lists_what_is_left(fixed: Fixed) -> None:
     assert re.search(rf"^  {re.escape(KIND)}\s+8$", result.stdout, re.MULTILINE), result.stdout
     left = unfixed(result.stdout)
     assert set(left) == {
-        ("annotated.py", 61), ("annotated.py", 62), ("annotated_lib.py", 14),
+        ("annotated.py", 61), ("annotated.py", 62), ("annotated_lib.py", 12),
         ("annotated_grid.py", 7),
     }
     assert "bound 2 times" in left[("annotated.py", 61)]
     assert 'does not count "torch.SymInt" as NumberLike' in left[("annotated.py", 62)]
     # ratio() divides its parameter; Grid stores it in an attribute that area() multiplies
-    assert left[("annotated_lib.py", 14)].startswith("undone:")
+    assert left[("annotated_lib.py", 12)].startswith("undone:")
     assert left[("annotated_grid.py", 7)].startswith("undone:")
-    assert 'annotated_lib.py:16:12: Unsupported operand types for / ("DynamicNumber"' in result.stdout
-    assert "annotated_grid.py:13:12: Unsupported left operand type for *" in result.stdout
+    # Lines of the rewritten text mypy saw (the imports around changed with it).
+    assert re.search(r'annotated_lib\.py:\d+:12: Unsupported operand types for / '
+                     r'\("DynamicNumber"', result.stdout), result.stdout
+    assert re.search(r"annotated_grid\.py:\d+:12: Unsupported left operand type for \*",
+                     result.stdout), result.stdout
 
 
 def test_check_afterwards_reports_only_the_unfixed_calls(fixed: Fixed, run_cli: RunCli) -> None:

@@ -76,7 +76,8 @@ def cold_check(env: dict[str, str], project: Path, cache: Path) -> subprocess.Co
     )
 
 
-@pytest.mark.corpus
+@pytest.mark.network
+@pytest.mark.slow
 def test_fixing_thunder_adds_no_mypy_error(
     tmp_path: Path, run_cli: RunCli, cli_env: dict[str, str]
 ) -> None:

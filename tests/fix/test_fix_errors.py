@@ -86,7 +86,8 @@ def test_missing_libcst_is_one_line(tmp_path: Path, cli_env: dict[str, str]) -> 
     )
     assert result.returncode == 2
     assert result.stderr == (
-        "proxy-types: error: fix needs libcst: pip install 'proxy-types[fix]'\n"
+        "proxy-types: error: fix needs libcst: pip install libcst (the [fix] extra of "
+        "proxy-types)\n"
     )
 
 

@@ -112,9 +112,11 @@ GROUPS = {
     "migrate": "mypy.ini",
     "migrate_relaxed": "mypy.ini",
     "traced": "mypy.ini",
+    "specialize": "mypy.ini",
+    "guarded": "mypy.ini",
 }
 #: Groups whose case files import torch.
-TORCH_GROUPS = ("default", "traced")
+TORCH_GROUPS = ("default", "specialize", "traced")
 
 
 def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
@@ -276,6 +278,15 @@ BAD_CONFIGS = [
      'static_parameters: "pkg.dim" is not a parameter name or pattern like dim or *_dim'),
     ("pyproject.toml", "[tool.proxy_types]\nstatic_parameters = ['dim', 'dim']\n",
      'static_parameters: "dim" is listed twice'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nguarded_number_classes = pkg.Guarded\n"
+     "dynamic_number_classes = pkg.Other\n",
+     'guarded_number_classes: "pkg.Guarded" is not listed in dynamic_number_classes'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nguarded_number_classes = Guarded\n",
+     'guarded_number_classes: "Guarded" is not a fully qualified class name'),
+    ("pyproject.toml", "[tool.proxy_types]\nguarded_number_classes = 'pkg.A'\n",
+     "guarded_number_classes: expected a list of strings, got 'pkg.A'"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nconcretizing_functions = pyval\n",
+     'concretizing_functions: "pyval" is not a fully qualified function name'),
 ]
 
 
@@ -304,8 +315,9 @@ def test_bad_config_is_one_line_and_exit_2(
 def test_good_config_is_accepted(tmp_path: Path) -> None:
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = mypy_plugin\n[mypy.plugins.proxy_types]\n"
-                      "strict_isinstance = yes\ndynamic_number_classes = a.B\n"
-                      "exempt_modules = pkg.*\n"
+                      "strict_isinstance = yes\nguarded_number_classes = a.B\n"
+                      "dynamic_number_classes = a.B, a.C\nexempt_modules = pkg.*\n"
+                      "concretizing_functions = a.pyval\n"
                       "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
                       "    pkg.meta._[a-z]*_meta,\nsymbolic_shapes = on\n"
                       "static_only_aliases = pkg.IntOnly\nstatic_parameters = dim, *_dim\n")
@@ -345,7 +357,7 @@ def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
 OLDEST_MYPY = "1.11.2"  # keep equal to the lower bound of mypy in setup.cfg
 # Groups that need neither torch nor a plugin code in `disable_error_code`
 # (mypy < 2.0 validates that setting before plugins load; docs/plugin.md says so).
-OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed")
+OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed", "guarded")
 
 
 @pytest.fixture(scope="session")
@@ -366,6 +378,7 @@ def test_setup_cfg_names_the_oldest_tested_mypy() -> None:
     assert f"mypy>={OLDEST_MYPY.rsplit('.', 1)[0]}," in setup
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("group", OLDEST_MYPY_GROUPS)
 def test_plugin_reports_the_same_on_the_oldest_mypy(
     group: str, oldest_mypy_python: Path, tmp_path: Path

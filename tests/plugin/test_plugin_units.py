@@ -18,7 +18,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_all_codes_are_named_and_described() -> None:
     codes = [code.code for code in errors.ALL_CODES]
     assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                     "proxy-cast"]
+                     "proxy-cast", "proxy-specialize"]
+    # Guards are sound: their code is off until enable_error_code names it.
+    assert [code.code for code in errors.ALL_CODES if not code.default_enabled] == [
+        "proxy-specialize"]
     assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
 
 
@@ -84,6 +87,35 @@ def test_defaults_and_fingerprint(tmp_path: Path) -> None:
     strict = ProxyTypesConfig(str(config_file))
     assert strict.strict_isinstance
     assert strict.fingerprint() != default.fingerprint()
+
+
+def test_guarded_classes_and_concretizing_functions_are_read_in_any_order(tmp_path: Path) -> None:
+    config_file = tmp_path / "pyproject.toml"
+    config_file.write_text("[tool.proxy_types]\nguarded_number_classes = ['lib.G']\n"
+                           "concretizing_functions = ['lib.pyval']\n"
+                           "dynamic_number_classes = ['lib.T', 'lib.G']\n")
+    config = ProxyTypesConfig(str(config_file))
+    assert config.guarded_number_classes == ("lib.G",)
+    assert config.concretizing_functions == ("lib.pyval",)
+    data = config.to_data()
+    assert data["guarded_number_classes"] == ["lib.G"]
+    assert data["concretizing_functions"] == ["lib.pyval"]
+    config_file.write_text("[tool.proxy_types]\ndynamic_number_classes = ['lib.T', 'lib.G']\n")
+    assert ProxyTypesConfig(str(config_file)).fingerprint() != config.fingerprint()
+
+
+def test_format_fields_are_numbered_as_str_format_numbers_them() -> None:
+    from mypy_plugin.checks.format_specs import SpecPart, formatted_fields
+
+    template = "{:{}}|{}|{x:.{p}f}|{!r:>4}|{.real:d}"
+    assert formatted_fields(template) == (
+        (0, (SpecPart(argument=1, nested=True),)),
+        (2, ()),
+        ("x", (SpecPart("."), SpecPart(argument="p", nested=True), SpecPart("f"))),
+    )  # !r formats a str, .real a part of the argument: neither hands it to __format__
+    # the real str.format numbers them so: argument 2 fills the second outer field
+    assert template.format(7, ">3", 8, "r", 9, x=1.5, p="2") == "  7|8|1.50| 'r'|9"
+    assert formatted_fields("{:d") == ()  # rejected by str.format: no fields
 
 
 def test_unknown_key_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

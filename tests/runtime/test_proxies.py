@@ -123,6 +123,8 @@ CONCRETIZING_USES: list[tuple[str, Any]] = [
     ("dict key", lambda: {n: 1}),
     ("in list", lambda: n in [1, 5]),
     ("hex", lambda: hex(n)),
+    ("format spec", lambda: format(n, "d")),
+    ("f-string spec", lambda: f"{n:>4}"),
 ]
 
 

@@ -66,7 +66,7 @@ def misuses() -> None:
     divmod(i, 2)  # expect: mypy=operator pyright=reportArgumentType,reportCallIssue runtime=TypeError
     hex(i)  # expect: mypy=arg-type pyright=reportArgumentType runtime=ConcretizationError
     chr(i)  # expect: mypy=arg-type pyright=reportArgumentType runtime=ConcretizationError
-    format(f, ".2f")  # expect: mypy=- pyright=- runtime=TypeError
+    format(f, ".2f")  # expect: mypy=- pyright=- runtime=ConcretizationError
     hash(i)  # expect: mypy=- pyright=- runtime=ConcretizationError
     {i: 1}  # expect: mypy=- pyright=reportUnhashable runtime=ConcretizationError
     {i}  # expect: mypy=- pyright=reportUnhashable runtime=ConcretizationError

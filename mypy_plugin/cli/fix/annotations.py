@@ -12,7 +12,7 @@ Anything ambiguous is listed with its reason instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,8 +27,10 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from ..check import Finding
 from proxy_types import _table
+
+from ..check import Finding
+from .model import KIND_ANNOTATION, Build, Plan
 
 ARG_TYPE_CODE = "arg-type"
 NUMBER_LIKE = "NumberLike"
@@ -551,6 +553,28 @@ def number_like_annotation(expression: cst.BaseExpression,
         for index, member in enumerate(kept)
     ]
     return expression.with_changes(slice=elements)
+
+
+def plan_annotation(finding: AnnotationFinding, candidates: Sequence[cst.CSTNode],
+                    parents: Mapping[cst.CSTNode, cst.CSTNode], abc_names: frozenset[str]
+                    ) -> Plan | str:
+    """The rewrite of a resolved annotation into NumberLike, or why there is none."""
+    if finding.reason is not None:
+        return finding.reason
+    annotation = next((n for n in candidates if isinstance(n, cst.BaseExpression)
+                       and isinstance(parents.get(n), cst.Annotation)), None)
+    if annotation is None:
+        return "the parameter's annotation could not be matched in the source"
+    assert isinstance(annotation, cst.BaseExpression)
+    problem = static_annotation_problem(annotation, abc_names)
+    if problem is not None:
+        return f'parameter "{finding.parameter}": {problem}'
+
+    def build(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.BaseExpression)
+        return number_like_annotation(updated, abc_names)
+
+    return annotation, Build(KIND_ANNOTATION, (NUMBER_LIKE,), build)
 
 
 def annotation_findings(findings: Sequence[Finding], checked_files: Iterable[str],

@@ -34,7 +34,9 @@ def indexing(p: IntegerProxy, xs: list[int], ys: tuple[int, ...], s: str) -> Non
 def more_conversions(p: IntegerProxy, pair: tuple[int, int], b: bytes, view: memoryview, n: int) -> None:
     hash(p)  # E: [proxy-concretize] hash() turns dynamic number "IntegerProxy"
     chr(p)  # E: [proxy-concretize] chr()
-    format(p)  # E: [proxy-concretize] format()
+    format(p)  # without a spec, formatting names the proxy: no concretization
+    format(p, "d")  # E: [proxy-concretize] format() turns dynamic number "IntegerProxy"
+    format(p, "")
     oct(p)  # E: [proxy-concretize] oct()
     bin(p)  # E: [proxy-concretize] bin()
     pair[p]  # E: [proxy-concretize] indexing tuple

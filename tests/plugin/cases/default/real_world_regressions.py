@@ -19,7 +19,7 @@ def infer_scalar_type(obj: Union[int, torch.SymInt, float], other: Union[int, to
 def broadcast(shape: list[Union[int, torch.SymInt]], common: list[Union[int, torch.SymInt]], idx: int) -> None:
     # torch/_refs/__init__.py: _broadcast_shapes stores a SymInt into a list.
     common[idx] = shape[idx]
-    shape[common[idx]] = 1  # E: [proxy-concretize] indexing list turns dynamic number "SymInt"
+    shape[common[idx]] = 1  # a guard on the SymInt: proxy-specialize, off by default
 
 
 def bool_checks(b: Union[bool, torch.SymBool]) -> bool:

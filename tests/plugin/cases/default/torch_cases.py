@@ -20,23 +20,26 @@ def layer_norm_bug(normalized_shape: Union[int, torch.SymInt, Sequence[int]]) ->
 
 
 def conversions(n: torch.SymInt, f: torch.SymFloat, b: torch.SymBool, xs: list[int]) -> None:
-    int(n)  # E: [proxy-concretize] int() turns dynamic number "SymInt"
-    float(f)  # E: [proxy-concretize] float() turns dynamic number "SymFloat"
-    bool(b)  # E: [proxy-concretize] bool() turns dynamic number "SymBool"
-    math.ceil(f)  # E: [proxy-concretize] math.ceil()
-    range(n)  # E: [proxy-concretize] range() turns dynamic number "SymInt"
-    xs[n]  # E: [proxy-concretize] indexing list turns dynamic number "SymInt"
-    xs[1:n]  # E: [proxy-concretize] indexing list turns dynamic number "SymInt"
-    bool(n > 0)  # E: [proxy-concretize] bool() turns dynamic number "SymInt"
+    # Conversions of torch's Sym types install guards: proxy-specialize, off by default
+    # (the specialize group turns it on); math.ceil() of a SymFloat stays symbolic.
+    int(n)
+    float(f)
+    bool(b)
+    math.ceil(f)
+    range(n)
+    xs[n]
+    xs[1:n]
+    bool(n > 0)
     isinstance(f, float)  # E: [proxy-isinstance] dynamic number "SymFloat"
 
 
 def conditions(n: torch.SymInt, m: Optional[torch.SymInt], f: torch.SymFloat) -> bool:
-    if n >= 0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    # Conditions on torch's Sym types install guards: proxy-specialize, off by default.
+    if n >= 0:
         pass
-    while f < 1.0:  # E: [proxy-concretize] dynamic number "SymFloat"
+    while f < 1.0:
         break
-    assert n == 3  # E: [proxy-concretize] dynamic number "SymInt"
+    assert n == 3
     ok = n >= 0
     if m is not None:
         pass
@@ -52,9 +55,9 @@ def static_only(x: int, t: torch.Tensor) -> None:
 
 
 def reflected(n: Union[int, torch.SymInt]) -> None:
-    if 3 < n:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    if 3 < n:
         pass
-    if 0 <= n < 10:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    if 0 <= n < 10:
         pass
     ok = 3 < n
     print(ok)

@@ -27,14 +27,15 @@ def sym_fine(n: torch.SymInt, t: torch.Tensor, size: int) -> None:
 
 
 def sym_bool_conditions(flag: torch.SymBool, maybe: Optional[torch.SymBool], n: int) -> object:
-    if flag:  # E: [proxy-concretize] Condition on dynamic bool "flag" ("SymBool")
+    # A SymBool condition installs a guard: proxy-specialize, off by default.
+    if flag:
         pass
-    while not flag:  # E: [proxy-concretize] dynamic bool "flag"
+    while not flag:
         break
-    either = flag or n > 0  # E: [proxy-concretize] dynamic bool "flag"
+    either = flag or n > 0
     if maybe:
         pass
-    if flag:  # type: ignore[proxy-concretize]
+    if flag:  # type: ignore[proxy-specialize]
         pass
     return either
 

@@ -46,6 +46,14 @@ def flows(p: FloatProxy, s: SubFloat, e: ExemptFloat, c: ComplexProxy, plain: Pl
     x: float = p + 1.0
 
 
+def narrowing_keeps_the_legacy_proxy(value: int | float | NumberProxy, plain: int | float) -> float:
+    if isinstance(value, (int, float)):  # E: [proxy-isinstance] (int, float) misclassifies dynamic number "NumberProxy"
+        return float(value)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"
+    if isinstance(plain, (int, float)):  # E: [proxy-isinstance] may see a legacy proxy typed "int"
+        return float(plain)  # stays unreported: narrowing adds no proxy to a plain int | float
+    return 0.0
+
+
 def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy | str, any_proxy: NumberProxy) -> None:
     isinstance(any_proxy, bool)  # E: [proxy-isinstance] (bool) misclassifies dynamic number "NumberProxy"
     if isinstance(p, float):  # E: [proxy-isinstance] isinstance() against static number classes (float) is True at runtime for legacy proxy "FloatProxy" only through its legacy base "float"
@@ -53,7 +61,8 @@ def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy
     if isinstance(s, (int, float)):  # E: [proxy-isinstance] legacy proxy "SubFloat" only through its legacy base "float"
         takes_float(s)  # E: [arg-type] incompatible type "SubFloat"
     if isinstance(i, numbers.Integral):  # E: [proxy-isinstance] (numbers.Integral) is True at runtime for legacy proxy "IntegerProxy" only through its legacy base "int"
-        math.floor(i)  # E: [proxy-concretize] math.floor() turns dynamic number "IntegerProxy"
+        float(i)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"
+        math.floor(i)  # a configured class's floor stays symbolic (proxy_types/_table.py)
     if isinstance(u, int | float):  # E: [proxy-isinstance] legacy proxy "FloatProxy"
         takes_float(u)  # E: [arg-type] incompatible type "FloatProxy"; expected "float"
     isinstance(p, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "FloatProxy"

@@ -61,41 +61,41 @@ def unions_and_containers(u: Union[int, str], o: Optional[float], shape: Sequenc
 
 def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
     total = n * 2 + 1
-    int(total)  # E: [proxy-concretize] int() turns dynamic number "SymInt" into a static value fixed at trace time; use proxy_types.to_static() to make the conversion explicit (reason: parameter "n"
+    int(total)  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: parameter "n"
     negative = -m
-    float(negative)  # E: [proxy-concretize] (reason: parameter "m"
+    float(negative)  # E: [proxy-specialize] (reason: parameter "m"
     largest = max(shape)
-    range(largest)  # E: [proxy-concretize] (reason: parameter "shape"
-    range(min(n, 3))  # E: [proxy-concretize] range()
-    range(abs(n))  # E: [proxy-concretize] range()
-    range(sum(shape))  # E: [proxy-concretize] range()
+    range(largest)  # E: [proxy-specialize] (reason: parameter "shape"
+    range(min(n, 3))  # E: [proxy-specialize] range()
+    range(abs(n))  # E: [proxy-specialize] range()
+    range(sum(shape))  # E: [proxy-specialize] range()
     packed = (n, 1)
     first, second = packed
-    range(first)  # E: [proxy-concretize] range()
-    range(second)  # E: [proxy-concretize] range()
+    range(first)  # E: [proxy-specialize] range()
+    range(second)  # E: [proxy-specialize] range()
     listed = [m]
-    range(listed[0])  # E: [proxy-concretize] range()
+    range(listed[0])  # E: [proxy-specialize] range()
     head, *rest = shape
-    range(head)  # E: [proxy-concretize] range()
-    range(rest[0])  # E: [proxy-concretize] range()
+    range(head)  # E: [proxy-specialize] range()
+    range(rest[0])  # E: [proxy-specialize] range()
     for size in shape:
-        range(size)  # E: [proxy-concretize] range()
+        range(size)  # E: [proxy-specialize] range()
     for index, size in enumerate(shape):
         range(index)
-        range(size)  # E: [proxy-concretize] range()
+        range(size)  # E: [proxy-specialize] range()
     doubled = [size * 2 for size in shape]
-    range(doubled[0])  # E: [proxy-concretize] range()
+    range(doubled[0])  # E: [proxy-specialize] range()
     count = 0
     count += n
-    range(count)  # E: [proxy-concretize] range()
-    chosen = n if n != 2 else 1  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
-    range(chosen)  # E: [proxy-concretize] range()
+    range(count)  # E: [proxy-specialize] range()
+    chosen = n if n != 2 else 1  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt"
+    range(chosen)  # E: [proxy-specialize] range()
     walrus = (w := n + 1)
-    range(w)  # E: [proxy-concretize] range()
-    range(walrus)  # E: [proxy-concretize] range()
-    xs[n]  # E: [proxy-concretize] indexing list
-    xs[1:n]  # E: [proxy-concretize] indexing list
-    math.sqrt(n)  # E: [proxy-concretize] math.sqrt()
+    range(w)  # E: [proxy-specialize] range()
+    range(walrus)  # E: [proxy-specialize] range()
+    xs[n]  # E: [proxy-specialize] indexing list
+    xs[1:n]  # E: [proxy-specialize] indexing list
+    math.sqrt(n)  # E: [proxy-specialize] math.sqrt()
     static = len(shape)
     range(static)
     range(len(xs))
@@ -108,12 +108,12 @@ def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
 def conditions(n: int, f: float, xs: list[int], padding: int | str) -> bool:
     # A maybe-SymInt is reported where a condition pins it to one value (== or != a
     # literal); an order comparison installs a range guard and leaves it symbolic.
-    if n == 3:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt" specializes on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
+    if n == 3:  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt" installs a guard that specializes the program on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
         pass
-    while f != 1.0:  # E: [proxy-concretize] dynamic number "SymFloat"
+    while f != 1.0:  # E: [proxy-specialize] dynamic number "SymFloat"
         break
-    assert n + 1 != 0  # E: [proxy-concretize] Condition on a comparison
-    if f == float("inf"):  # E: [proxy-concretize] Condition on a comparison
+    assert n + 1 != 0  # E: [proxy-specialize] Condition on a comparison
+    if f == float("inf"):  # E: [proxy-specialize] Condition on a comparison
         pass
     if n > 0:
         pass
@@ -126,7 +126,7 @@ def conditions(n: int, f: float, xs: list[int], padding: int | str) -> bool:
     if padding == "same":
         pass
     is_even = n % 2 == 0
-    if not is_even:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    if not is_even:  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt"
         pass
     ok = n >= 0
     return ok
@@ -144,7 +144,7 @@ def casts(n: int, s: str) -> None:
 def narrowing(n: int, m: int, k: int, j: int, x: Any) -> None:
     if is_static_number(n):
         int(n)
-    int(n)  # E: [proxy-concretize] int()
+    int(n)  # E: [proxy-specialize] int()
     if isinstance(m, int):  # E: [proxy-isinstance] (reason: parameter "m"
         range(m)
     if not is_static_number(k):
@@ -163,7 +163,7 @@ def narrowing(n: int, m: int, k: int, j: int, x: Any) -> None:
 def loops_redefine(n: int, items: list[str]) -> None:
     value = 1
     for item in items:
-        range(value)  # E: [proxy-concretize] range()
+        range(value)  # E: [proxy-specialize] range()
         value = n
     label = "x"
     for item in items:
@@ -195,7 +195,7 @@ def aliases(x: int, y: float, shape: list[int]) -> bool:
 def static_parameters(xs: list[int], dim: int, batch_dim: int, size: int) -> None:
     xs[dim]
     xs[batch_dim]
-    xs[size]  # E: [proxy-concretize] (reason: parameter "size"
+    xs[size]  # E: [proxy-specialize] (reason: parameter "size"
 
 
 def wrappers(n: int) -> None:

@@ -9,22 +9,22 @@ import torch
 
 def sizes(x: torch.Tensor, size: torch.Size, xs: list[int]) -> None:
     isinstance(x.shape[-1], numbers.Integral)  # E: [proxy-isinstance] (numbers.Integral) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: "x.shape" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
-    int(x.size(0))  # E: [proxy-concretize] int() turns dynamic number "SymInt" into a static value fixed at trace time; use proxy_types.to_static() to make the conversion explicit (reason: "x.size(0)" is a tensor size
-    range(x.size()[1])  # E: [proxy-concretize] (reason: "x.size()" is a tensor size
-    range(x.numel())  # E: [proxy-concretize] (reason: "x.numel()"
-    range(x.stride()[0])  # E: [proxy-concretize] (reason: "x.stride()"
-    range(x.stride(1))  # E: [proxy-concretize] (reason: "x.stride(1)"
-    float(x.storage_offset())  # E: [proxy-concretize] float() turns dynamic number "SymInt"
-    range(size[0])  # E: [proxy-concretize] (reason: "size" is a tensor size
+    int(x.size(0))  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: "x.size(0)" is a tensor size
+    range(x.size()[1])  # E: [proxy-specialize] (reason: "x.size()" is a tensor size
+    range(x.numel())  # E: [proxy-specialize] (reason: "x.numel()"
+    range(x.stride()[0])  # E: [proxy-specialize] (reason: "x.stride()"
+    range(x.stride(1))  # E: [proxy-specialize] (reason: "x.stride(1)"
+    float(x.storage_offset())  # E: [proxy-specialize] float() installs a guard on dynamic number "SymInt"
+    range(size[0])  # E: [proxy-specialize] (reason: "size" is a tensor size
     batch, channels = x.shape[:2]
-    range(channels)  # E: [proxy-concretize] (reason: "x.shape"
-    if x.shape[0] == 3:  # E: [proxy-concretize] Condition on a comparison of dynamic number "SymInt"
+    range(channels)  # E: [proxy-specialize] (reason: "x.shape"
+    if x.shape[0] == 3:  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt"
         pass
     if x.shape[0] > 3 or x.shape[0] == 1 or x.numel() == 0:  # torch guards these anyway
         pass
-    xs[x.shape[0]]  # E: [proxy-concretize] indexing list
+    xs[x.shape[0]]  # E: [proxy-specialize] indexing list
     for dim in x.shape:
-        range(dim)  # E: [proxy-concretize] range()
+        range(dim)  # E: [proxy-specialize] range()
     range(x.dim())
     range(x.ndim)
     range(len(x.shape))

@@ -1,0 +1,34 @@
+"""Calls of ``concretizing_functions`` helpers (thunder's ``pyval``) on maybe-dynamic values.
+
+Such a helper reads its argument's value outright, so each kind of dynamic
+class answers it as it answers a truth test (``severity.value_read_outcome``):
+our proxies refuse, torch's and guarded classes guard, the rest bake it in.
+"""
+
+from __future__ import annotations
+
+from mypy.plugin import FunctionContext
+
+from .. import errors
+from ..analysis.context import gets_no_reports
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..config import ProxyTypesConfig
+from .severity import value_read_outcome
+
+
+def check_concretizing_call(
+    ctx: FunctionContext, fullname: str, config: ProxyTypesConfig, dynamic: DynamicClasses
+) -> None:
+    """Report each argument of the helper ``fullname`` that may be a dynamic number."""
+    if gets_no_reports(ctx.api, config):
+        return
+    shown = f"{fullname.rpartition('.')[2]}()"
+    for actuals in ctx.args:
+        for actual in actuals:
+            found = dynamic_in_expression(ctx.api, actual, dynamic)
+            if found is None:
+                continue
+            outcome = value_read_outcome(found)
+            if errors.code_of(outcome) is not None:
+                errors.concretizing_call(ctx.api, actual, shown, found.name, outcome=outcome,
+                                         reason=found.reason)

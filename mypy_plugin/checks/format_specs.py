@@ -1,0 +1,173 @@
+"""A dynamic number formatted with a format spec: ``f"{p:.2f}"``, ``"{:d}".format(p)``.
+
+A spec makes ``__format__`` produce the value's digits, which every kind of
+dynamic class refuses or bakes in; an empty spec (``f"{p}"``) only names the
+proxy (``proxy_types/_table.py``).  No hook sees an f-string: mypy's parser
+turns each replacement field into ``"{:{}}".format(value, spec)`` (``"{!r:{}}"``
+with a conversion), so this check reads every literal ``str.format`` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from string import Formatter
+from typing import NamedTuple, Optional, Union
+
+from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, MemberExpr, StrExpr
+from mypy.plugin import MethodContext
+
+from .. import errors
+from ..analysis.context import gets_no_reports
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..config import ProxyTypesConfig
+from ..constants import FORMAT_OPERATION
+from .severity import reported_outcome
+
+#: A field's argument: its position or keyword name.
+ArgumentRef = Union[int, str]
+#: How a spec part that is not a string literal (``f"{p:{width}}"``) is shown.
+UNKNOWN_SPEC = "{...}"
+
+
+class SpecPart(NamedTuple):
+    """Literal text of a format spec, or a field nested in it (``{}`` in ``{:{}}``)."""
+
+    text: str = ""
+    argument: Optional[ArgumentRef] = None
+    nested: bool = False  # False: literal text; True: a nested field (argument None: unknown)
+
+
+class Field(NamedTuple):
+    """A replacement field that formats an argument itself (no ``.attr``, ``[i]``, ``!r``)."""
+
+    argument: ArgumentRef
+    spec: tuple[SpecPart, ...]
+
+
+@lru_cache(maxsize=512)  # f-strings give a handful of templates: "{:{}}", "{!r:{}}"...
+def formatted_fields(template: str) -> tuple[Field, ...]:
+    """The fields of ``template`` that hand an argument to its ``__format__``.
+
+    Automatic numbering counts every field, nested ones after their outer one,
+    as ``str.format`` does.  A template ``str.format`` rejects gives no fields.
+    """
+    counter = iter(range(len(template) + 1))
+    found: list[Field] = []
+    try:
+        for _, name, spec, conversion in Formatter().parse(template):
+            if name is None:
+                continue
+            argument = _argument(name, counter)
+            parts = tuple(_spec_parts(spec or "", counter))
+            if argument is not None and conversion is None:
+                found.append(Field(argument, parts))
+    except ValueError:
+        return ()
+    return tuple(found)
+
+
+def _argument(name: str, counter: Iterator[int]) -> ArgumentRef | None:
+    """The argument ``name`` refers to; None when it formats a part of one (``0.real``)."""
+    first = name.split(".", 1)[0].split("[", 1)[0]
+    argument: ArgumentRef = next(counter) if first == "" else (
+        int(first) if first.isdigit() else first)
+    return None if first != name else argument
+
+
+def _spec_parts(spec: str, counter: Iterator[int]) -> Iterator[SpecPart]:
+    for literal, name, _, _ in Formatter().parse(spec):
+        if literal:
+            yield SpecPart(literal)
+        if name is not None:
+            yield SpecPart(argument=_argument(name, counter), nested=True)
+
+
+def spec_text(
+    parts: tuple[SpecPart, ...], lookup: Callable[[ArgumentRef], Expression | None]
+) -> str:
+    """The spec as it will be: nested string literals filled in, anything else ``{...}``."""
+    text = ""
+    for part in parts:
+        if not part.nested:
+            text += part.text
+            continue
+        expr = lookup(part.argument) if part.argument is not None else None
+        text += literal_text(expr) if expr is not None else UNKNOWN_SPEC
+    return text
+
+
+def literal_text(expr: Expression) -> str:
+    """The text ``expr`` evaluates to, as far as it is written out; else ``{...}``.
+
+    An f-string spec reaches ``format`` as mypy's translation of a nested
+    f-string: ``f"{x:>{w}}"`` passes ``"".join([">", "{:{}}".format(w, "")])``.
+    """
+    if isinstance(expr, StrExpr):
+        return expr.value
+    if not (isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr)
+            and isinstance(expr.callee.expr, StrExpr)):
+        return UNKNOWN_SPEC
+    template, method = expr.callee.expr.value, expr.callee.name
+    if method == "join" and template == "" and len(expr.args) == 1 and isinstance(
+            expr.args[0], ListExpr):
+        return "".join(literal_text(item) for item in expr.args[0].items)
+    if method == "format" and all(kind == ARG_POS and isinstance(arg, StrExpr)
+                                  for arg, kind in zip(expr.args, expr.arg_kinds)):
+        try:
+            return template.format(*(arg.value for arg in expr.args if isinstance(arg, StrExpr)))
+        except (ValueError, IndexError, KeyError):
+            return UNKNOWN_SPEC
+    return UNKNOWN_SPEC
+
+
+def _only_empty_specs(call: CallExpr, fields: list[Field]) -> bool:
+    """The common f-string field ``f"{x}"``: ``"{:{}}".format(x, "")``."""
+    for field in fields:
+        if len(field.spec) != 1 or not isinstance(field.spec[0].argument, int):
+            return False
+        position = field.spec[0].argument
+        spec = call.args[position] if position < len(call.args) else None
+        if not (isinstance(spec, StrExpr) and spec.value == ""):
+            return False
+    return True
+
+
+def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
+    """Report arguments of a literal ``"...".format(...)`` formatted with a spec."""
+    call = ctx.context
+    if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)
+            and isinstance(call.callee.expr, StrExpr)):
+        return
+    fields = [field for field in formatted_fields(call.callee.expr.value) if field.spec]
+    if not fields or _only_empty_specs(call, fields) or gets_no_reports(ctx.api, config):
+        return
+    positional: list[Expression] = []
+    keywords: dict[str, Expression] = {}
+    after_star = False  # positions after *args are unknown
+    for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names):
+        if kind == ARG_POS and not after_star:
+            positional.append(arg)
+        elif kind == ARG_NAMED and name is not None:
+            keywords[name] = arg
+        else:
+            after_star = True
+
+    def lookup(ref: ArgumentRef) -> Expression | None:
+        if isinstance(ref, int):
+            return positional[ref] if ref < len(positional) else None
+        return keywords.get(ref)
+
+    for field in fields:
+        value = lookup(field.argument)
+        spec = spec_text(field.spec, lookup)
+        if value is None or spec == "":
+            continue  # an empty spec names the proxy
+        found = dynamic_in_expression(ctx.api, value, dynamic)
+        if found is None:
+            continue
+        outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,
+                                   format_spec=True)
+        if outcome is not None:
+            errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
+                               reason=found.reason)

@@ -1,0 +1,141 @@
+"""proxy-isinstance for ``type(x) is int``, ``type(x) == float``, ``type(x) in (int, float)``.
+
+The type of a dynamic number is never a static number class, so such a test
+sends it down the "not a number" branch exactly like ``isinstance``.  No hook
+sees an ``is`` comparison: the ``builtins.type`` function hook finds the
+comparison its call stands in by walking the enclosing top-level statement
+(each statement once per module tree, as the condition check does).
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    ARG_POS,
+    CallExpr,
+    ComparisonExpr,
+    Expression,
+    ListExpr,
+    MypyFile,
+    SetExpr,
+    TupleExpr,
+)
+from mypy.plugin import FunctionContext
+
+from .. import errors
+from ..analysis.context import current_file, gets_no_reports
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
+from ..config import ProxyTypesConfig
+from ..analysis.walk import everywhere, line_range, walk
+from ..constants import STATIC_NUMBER_CLASSES
+from .isinstance_calls import _is_dynamic_class, checked_classes
+from .severity import python_type_of_value
+
+#: Comparison operators that test a type's identity, and those that test membership.
+_IDENTITY = frozenset({"is", "is not", "==", "!="})
+_MEMBERSHIP = frozenset({"in", "not in"})
+
+
+class _Comparisons:
+    """Where each call of one module tree stands as a comparison operand, found on demand.
+
+    Each top-level statement is walked once, the first time a ``type()`` call
+    in its lines asks; the answer is then one dict lookup per call.
+    """
+
+    def __init__(self, tree: MypyFile) -> None:
+        self.tree = tree
+        self.statement_count = len(tree.defs)
+        self.ranges = [line_range(statement) for statement in tree.defs]
+        self._walked: set[int] = set()
+        #: id of a call -> (the comparison, its operator, the other operand)
+        self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
+
+    def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
+        for index, (first, last) in enumerate(self.ranges):
+            if first <= call.line <= last and index not in self._walked:
+                self._walk(index)
+        return self._operands.get(id(call))
+
+    def _walk(self, index: int) -> None:
+        self._walked.add(index)
+        for node in walk(self.tree.defs[index], everywhere):
+            if isinstance(node, ComparisonExpr):
+                self._index(node)
+
+    def _index(self, comparison: ComparisonExpr) -> None:
+        operands = comparison.operands
+        for position, operator in enumerate(comparison.operators):
+            left, right = operands[position], operands[position + 1]
+            if isinstance(left, CallExpr):
+                self._operands.setdefault(id(left), (comparison, operator, right))
+            if isinstance(right, CallExpr) and operator in _IDENTITY:
+                self._operands.setdefault(id(right), (comparison, operator, left))
+
+
+class TypeComparisons:
+    """Per-module index of comparison operands, rebuilt when mypy hands over a new tree."""
+
+    def __init__(self) -> None:
+        self._modules: dict[str, _Comparisons] = {}
+
+    def operand_of(
+        self, tree: MypyFile, call: CallExpr
+    ) -> tuple[ComparisonExpr, str, Expression] | None:
+        """The comparison ``call`` is an operand of, its operator and the other operand."""
+        module = self._modules.get(tree.fullname)
+        if module is None or module.tree is not tree or module.statement_count != len(tree.defs):
+            module = self._modules[tree.fullname] = _Comparisons(tree)
+        return module.operand_of(call)
+
+
+def check_type_call(
+    ctx: FunctionContext,
+    config: ProxyTypesConfig,
+    dynamic: DynamicClasses,
+    comparisons: TypeComparisons,
+) -> None:
+    """Report ``type(x)`` compared with static number classes when ``x`` may be dynamic."""
+    call = ctx.context
+    if not (isinstance(call, CallExpr) and call.arg_kinds == [ARG_POS]):
+        return
+    tree = current_file(ctx.api)
+    if tree is None or gets_no_reports(ctx.api, config):
+        return
+    # The value first: most type() calls see no dynamic number, and the walk that
+    # finds the comparison costs more than inferring the value's type again.
+    value = call.args[0]
+    found = dynamic_in_expression(ctx.api, value, dynamic)
+    if found is None and config.strict_isinstance:
+        found = dynamic.describe(expression_type(ctx.api, value), include_top=True)
+    if found is None:
+        return
+    located = comparisons.operand_of(tree, call)
+    if located is None:
+        return
+    comparison, operator, other = located
+    classes = _compared_classes(ctx, operator, other)
+    if not classes:
+        return
+    static = tuple(name for name in classes if name in STATIC_NUMBER_CLASSES)
+    if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
+        return
+    if all(name == "builtins.bool" for name in static) and python_type_of_value(
+        expression_type(ctx.api, value), dynamic
+    ) not in ("bool", "number"):
+        return  # `type(n) is bool` answers right for a dynamic int
+    errors.static_type_comparison(ctx.api, comparison, f"type() {operator}", static,
+                                  found.name, reason=found.reason)
+
+
+def _compared_classes(ctx: FunctionContext, operator: str, other: Expression) -> list[str] | None:
+    if operator in _IDENTITY:
+        return checked_classes(other, None, ctx.api)
+    if operator in _MEMBERSHIP and isinstance(other, (TupleExpr, ListExpr, SetExpr)):
+        names: list[str] = []
+        for item in other.items:
+            found = checked_classes(item, None, ctx.api)
+            if found is None:
+                return None
+            names += found
+        return names
+    return None

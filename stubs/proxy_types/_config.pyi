@@ -1,0 +1,24 @@
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+SECTION_INI: str
+SECTION_TOML: tuple[str, str]
+OWN_CONFIG_NAMES: tuple[str, ...]
+SHARED_CONFIG_NAMES: tuple[str, ...]
+CLASS_SETTINGS: tuple[str, ...]
+DEFAULT_EXEMPT_MODULES: tuple[str, ...]
+
+class RuntimeSettings(NamedTuple):
+    config_file: str | None
+    classes: tuple[str, ...]
+    exempt_modules: tuple[str, ...]
+
+NO_SETTINGS: RuntimeSettings
+
+def find_config_file(start: Path) -> Path | None: ...
+def plugin_section(path: Path) -> dict[str, object]: ...
+def read_runtime_settings(
+    config: str | os.PathLike[str] | None = None, start: Path | None = None
+) -> RuntimeSettings: ...
+def module_matches(module: str, pattern: str) -> bool: ...

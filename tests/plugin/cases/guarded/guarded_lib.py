@@ -1,0 +1,26 @@
+"""Configured dynamic classes: one returns traced values silently, one guards like torch."""
+
+from __future__ import annotations
+
+
+class TracedNumber:
+    def __int__(self) -> int:
+        return 0
+
+    def __float__(self) -> float:
+        return 0.0
+
+    def __gt__(self, other: int) -> bool:
+        return False
+
+
+class GuardedNumber(TracedNumber):
+    pass
+
+
+class GuardedSub(GuardedNumber):
+    pass
+
+
+def pyval(x: object) -> int:
+    return 0
