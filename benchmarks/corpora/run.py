@@ -53,6 +53,10 @@ warn_unused_ignores = False
 enable_error_code = truthy-bool
 """
 
+_ENABLED_CODES = "enable_error_code = truthy-bool"
+#: The plugin's codes that are off by default: a corpus run shows every finding.
+PLUGIN_CODES_OFF_BY_DEFAULT = "proxy-specialize"
+
 _ERROR = re.compile(r"^(?P<where>[^:\s][^:]*:\d+): error: (?P<message>.*?)(  \[(?P<code>[a-z-]+)\])?$")
 
 
@@ -224,6 +228,7 @@ def write_configs(corpus: Corpus, directory: Path) -> tuple[Path, Path]:
     """(baseline, plugin) mypy configuration files: identical but for the plugin."""
     baseline = BASE_OPTIONS + corpus.extra_options
     with_plugin = (baseline.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
+                   .replace(_ENABLED_CODES, f"{_ENABLED_CODES}, {PLUGIN_CODES_OFF_BY_DEFAULT}", 1)
                    + "\n[mypy.plugins.proxy_types]\n" + corpus.plugin_settings)
     baseline_file, plugin_file = directory / "baseline.ini", directory / "plugin.ini"
     baseline_file.write_text(baseline)

@@ -211,6 +211,7 @@ def dynamic_in_expression(
     python_types: Collection[str] | None = None,
     check: Expression | None = None,
     lookup: Callable[[Expression], Type | None] | None = None,
+    untyped_flows: bool = True,
 ) -> Dynamic | None:
     """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
@@ -229,7 +230,9 @@ def dynamic_in_expression(
     ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
     For a ``check``, a container of maybe-dynamic numbers counts as well: checking
     ``isinstance(shape, int)`` says the code expects a number there, whatever
-    ``shape``'s annotation says.
+    ``shape``'s annotation says.  ``untyped_flows=False`` leaves out flows from
+    values of unknown type (an unannotated parameter) where the operation itself
+    does not presume a number: a dict key, a truth test.
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
@@ -255,7 +258,8 @@ def dynamic_in_expression(
         flow = site.evaluator.value(expr, items_too=check is not None)
         if flow is STATIC:
             return None
-        if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)):
+        if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)) \
+                and (untyped_flows or flow.typed):
             found = flow.dynamic
     for typ in types if found is None and include_top else ():
         found = found or dynamic.describe(typ, include_top=True, where=where)

@@ -32,6 +32,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FakeInfo,
+    FloatExpr,
     FuncDef,
     GeneratorExpr,
     IndexExpr,
@@ -145,6 +146,9 @@ class Flow(NamedTuple):
     dynamic: Dynamic
     depths: frozenset[int]
     python_type: str = "number"
+    #: False for a value of unknown type (``Any``, no annotation) that nothing has
+    #: shown to be a number yet (arithmetic or a comparison with a number literal does).
+    typed: bool = True
 
     @property
     def is_value(self) -> bool:
@@ -180,7 +184,7 @@ def union(first: Flow | None, second: Flow | None) -> Flow | None:
     depths = first.depths | second.depths
     python_type = first.python_type if first.python_type == second.python_type else "number"
     return first._replace(depths=_EVERY if EVERY_DEPTH in depths else depths,
-                          python_type=python_type)
+                          python_type=python_type, typed=first.typed or second.typed)
 
 
 class _Static:
@@ -332,7 +336,8 @@ class FlowAnalysis:
                     depth + 1 for depth in depths)
             reason = Reason("flow", f'parameter "{name}" of traced function "{label}" '
                                     f"(line {function.line})")
-            flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type)
+            typed = arg_type is not None and not isinstance(get_proper_type(arg_type), AnyType)
+            flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type, typed)
         return flows
 
     def flow_dynamic(self, python_type: str, reason: Reason) -> Dynamic:
@@ -436,17 +441,23 @@ class Evaluator:
         if isinstance(expr, NameExpr):
             return self._name(expr)
         if isinstance(expr, OpExpr):
-            return union(self.flow(expr.left), self.flow(expr.right))
+            combined = union(self.flow(expr.left), self.flow(expr.right))
+            if combined is not None and expr.op not in ("and", "or") and (
+                    _is_number_literal(expr.left) or _is_number_literal(expr.right)):
+                combined = combined._replace(typed=True)  # `x + 1`: x is a number
+            return combined
         if isinstance(expr, UnaryExpr):
             return None if expr.op == "not" else self.flow(expr.expr)
         if isinstance(expr, ComparisonExpr):
             if any(op in ("is", "is not", "in", "not in") for op in expr.operators) or any(
                     isinstance(operand, (StrExpr, BytesExpr)) for operand in expr.operands):
                 return None  # identity, membership, or `padding == "same"`: no number compared
+            literal = any(_is_number_literal(operand) for operand in expr.operands)
             for operand in expr.operands:
                 compared = self.flow(operand)
                 if compared is not None and compared.is_value:
-                    return compared._replace(depths=_VALUE, python_type="bool")
+                    return compared._replace(depths=_VALUE, python_type="bool",
+                                             typed=compared.typed or literal)
             return None
         if isinstance(expr, IndexExpr):
             return self._index(expr)
@@ -717,6 +728,12 @@ def _function_label(function: FuncDef) -> str:
     if _is_method(function):
         return f"{function.info.name}.{function.name}"
     return function.name
+
+
+def _is_number_literal(expr: Expression) -> bool:
+    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
+        expr = expr.expr
+    return isinstance(expr, (IntExpr, FloatExpr))
 
 
 def _spelled(expr: Expression) -> str:

@@ -39,6 +39,12 @@ def unannotated(x, y=1, *sizes, **options):  # type: ignore[no-untyped-def]
     bool(sizes)
     if x == 1:  # known gap: mypy runs no comparison hook for an Any operand
         pass
+    table: dict[object, int] = {}
+    table[x]  # an unannotated value as a key: nothing says it is a number
+    table[x + 1]  # E: [proxy-concretize] (reason: parameter "x"
+    bool(x)
+    all(item for item in sizes)
+    int(x)  # E: [proxy-specialize] int() installs a guard
     if sizes[0] + 1 == 2:
         pass
 
