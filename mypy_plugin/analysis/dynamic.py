@@ -211,7 +211,7 @@ def dynamic_in_expression(
     python_types: Collection[str] | None = None,
     check: Expression | None = None,
     lookup: Callable[[Expression], Type | None] | None = None,
-    untyped_flows: bool = True,
+    presumes_number: bool = True,
 ) -> Dynamic | None:
     """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
@@ -230,9 +230,11 @@ def dynamic_in_expression(
     ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
     For a ``check``, a container of maybe-dynamic numbers counts as well: checking
     ``isinstance(shape, int)`` says the code expects a number there, whatever
-    ``shape``'s annotation says.  ``untyped_flows=False`` leaves out flows from
-    values of unknown type (an unannotated parameter) where the operation itself
-    does not presume a number: a dict key, a truth test.
+    ``shape``'s annotation says.  Where the operation works on any object (a dict
+    key, a truth test: ``presumes_number=False``), values that are only one kind of
+    object among others are left out: those typed as a base class of dynamic
+    classes, and flows from values of unknown type (an unannotated parameter) that
+    nothing has shown to be a number.
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
@@ -251,7 +253,7 @@ def dynamic_in_expression(
     found = None
     for typ in types:
         found = found or dynamic.describe(typ, where=where)
-    for typ in types if found is None else ():
+    for typ in types if found is None and presumes_number else ():
         found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where,
                                                complete=not site.analyzing)
     if found is None and expr is not None and site.flow_possible:
@@ -259,7 +261,7 @@ def dynamic_in_expression(
         if flow is STATIC:
             return None
         if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)) \
-                and (untyped_flows or flow.typed):
+                and (presumes_number or flow.typed):
             found = flow.dynamic
     for typ in types if found is None and include_top else ():
         found = found or dynamic.describe(typ, include_top=True, where=where)
@@ -352,9 +354,14 @@ class _Site:
         api = self.api
         assert isinstance(api, CheckerPluginInterface)
         found = [expression_type(api, expr)]
-        if isinstance(expr, ComparisonExpr):
+        if isinstance(expr, ComparisonExpr) and not _IDENTITY_OR_MEMBERSHIP.intersection(
+                expr.operators):
             found += [expression_type(api, operand) for operand in expr.operands]
         return found
+
+
+#: Operators whose result is a plain bool whatever the operands (``p is None``).
+_IDENTITY_OR_MEMBERSHIP = frozenset({"is", "is not", "in", "not in"})
 
 
 def _is_number_literal(expr: Expression) -> bool:

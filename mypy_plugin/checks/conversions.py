@@ -49,7 +49,7 @@ def check_conversion(
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic,
-                                          untyped_flows=operation not in _TRUTH_TESTS)
+                                          presumes_number=operation not in _TRUTH_TESTS)
             if found is None:
                 continue
             python_type = python_type_of_value(
