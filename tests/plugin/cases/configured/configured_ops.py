@@ -20,7 +20,7 @@ def bases(p: Proxy, t: TensorProxy, u: Union[TensorProxy, Proxy], m: Optional[Pr
     isinstance(f, float)  # E: [proxy-isinstance] dynamic number "FloatProxy"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses
 
 
-def bases_as_objects(p: Proxy, ps: list[Proxy], n: NumberProxy) -> None:
+def bases_as_objects(p: Proxy, ps: list[Proxy]) -> None:
     # Operations that work on any object say nothing about a number: a Proxy is
     # keyed, tested and compared by identity like any other object.
     by_proxy: dict[Proxy, int] = {}
