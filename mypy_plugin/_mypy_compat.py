@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
 
+from mypy.nodes import Expression, FuncDef
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import (
     CheckerPluginInterface,
     SemanticAnalyzerPluginInterface,
     TypeAnalyzerPluginInterface,
 )
+from mypy.types import Type
 from mypy.version import __version__ as MYPY_VERSION
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from mypy.nodes import Expression, MypyFile, Statement, TypeInfo
     from mypy.options import Options
     from mypy.semanal import SemanticAnalyzer
-    from mypy.types import Instance, Type
+    from mypy.types import Instance
 
 AnyPluginInterface = Union[
     CheckerPluginInterface, SemanticAnalyzerPluginInterface, TypeAnalyzerPluginInterface
@@ -274,6 +276,31 @@ def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:
     return tree
 
 
+def enclosing_functions(api: object) -> list[FuncDef]:
+    """The functions around the code mypy is checking or analyzing, outermost first.
+
+    Lambdas are left out (their bodies belong to the function around them).  The
+    checker keeps its scope as ``scope.stack`` (classes and functions); the semantic
+    analyzer keeps ``function_stack``.
+    """
+    from mypy.semanal import SemanticAnalyzer
+
+    if isinstance(api, SemanticAnalyzer):
+        stack: object = api.function_stack
+    else:
+        stack = getattr(getattr(api, "scope", None), "stack", None)
+    if not isinstance(stack, list):
+        return []
+    return [item for item in stack if isinstance(item, FuncDef)]
+
+
+def known_type(api: object, expr: Expression) -> Type | None:
+    """The type mypy's checker already inferred for ``expr``, without inferring it again."""
+    lookup = getattr(api, "lookup_type_or_none", None)  # TypeChecker
+    if lookup is None:
+        return None
+    found = lookup(expr)
+    return found if isinstance(found, Type) else None
 def error_code_enabled(api: AnyPluginInterface, code: ErrorCode) -> bool:
     """Whether mypy shows errors with ``code`` in the module being analyzed (True if unknown)."""
     if not AVAILABLE["error code settings"]:

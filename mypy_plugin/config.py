@@ -20,6 +20,10 @@ _ISINSTANCE_FUNCTION = (
     r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+)(:(?P<value>\d+):(?P<classes>\d+))?$"
 )
 _MODULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$"
+# A name that may use fnmatch wildcards (*, ?, [...]).
+_NAME_PATTERN = r"^[A-Za-z0-9_*?\[\]!-]+$"
+# A dotted name whose parts may use fnmatch wildcards (*, ?, [...]), optionally after "@".
+_TRACED_FUNCTION = r"^@?[A-Za-z0-9_*?\[\]!-]+(\.[A-Za-z0-9_*?\[\]!-]+)+$"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -39,6 +43,10 @@ class ProxyTypesConfig:
         "exempt_modules",
         "migrate_classes",
         "isinstance_functions",
+        "traced_functions",
+        "symbolic_shapes",
+        "static_only_aliases",
+        "static_parameters",
         "audit_classes",
         "guarded_number_classes",
         "concretizing_functions",
@@ -54,6 +62,14 @@ class ProxyTypesConfig:
         self.audit_classes: tuple[str, ...] = ()
         #: isinstance wrapper -> (index of the value argument, index of the classes argument)
         self.isinstance_functions: dict[str, tuple[int, int]] = {}
+        #: fnmatch patterns over function names, and "@" + decorator names (patterns too)
+        self.traced_functions: tuple[str, ...] = ()
+        #: Tensor sizes (t.shape[i], t.size(i), ...) may be SymInts.
+        self.symbolic_shapes = False
+        #: Aliases of static number classes that mean "not the dynamic ones" on purpose.
+        self.static_only_aliases: tuple[str, ...] = ()
+        #: fnmatch patterns over parameter names that hold static numbers in traced functions.
+        self.static_parameters: tuple[str, ...] = ()
         #: Configured dynamic classes whose conversions install a guard, like torch's.
         self.guarded_number_classes: tuple[str, ...] = ()
         #: Helpers (thunder's ``pyval``) whose call reads a dynamic argument's value.
@@ -107,6 +123,20 @@ class ProxyTypesConfig:
         if key == "strict_isinstance":
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
+        if key == "symbolic_shapes":
+            self.symbolic_shapes = self._boolean(key, value, from_ini=from_ini)
+            return
+        if key in ("traced_functions", "static_only_aliases", "static_parameters"):
+            entries = self._entries(key, value, from_ini=from_ini)
+            for entry in entries:
+                if key == "traced_functions" and not re.match(_TRACED_FUNCTION, entry):
+                    self._fail(errors.config_bad_traced_function(entry))
+                if key == "static_only_aliases" and not re.match(_DOTTED_NAME, entry):
+                    self._fail(errors.config_not_a_class_name(key, entry))
+                if key == "static_parameters" and not re.match(_NAME_PATTERN, entry):
+                    self._fail(errors.config_bad_parameter_pattern(entry))
+            setattr(self, key, tuple(entries))
+            return
         names = self._name_list(key, value, from_ini=from_ini)
         if key in ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
                    "audit_classes"):
@@ -152,6 +182,28 @@ class ProxyTypesConfig:
             return value.strip().lower() in _TRUE
         self._fail(errors.config_expected_boolean(key, value))
 
+    def _entries(self, key: str, value: object, *, from_ini: bool) -> list[str]:
+        """A list setting whose entries must each be present and listed once."""
+        if from_ini and isinstance(value, str):
+            parts = []
+            for line in value.splitlines():
+                line_parts = [part.strip() for part in line.split(",")]
+                if line_parts[-1] == "":
+                    line_parts.pop()  # a blank line, or a comma ending the line
+                parts += line_parts
+        elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+            parts = [item.strip() for item in value]
+        else:
+            self._fail(errors.config_expected_list(key, value))
+        seen: set[str] = set()
+        for part in parts:
+            if not part:
+                self._fail(errors.config_empty_entry(key))
+            if part in seen:
+                self._fail(errors.config_duplicate_entry(key, part))
+            seen.add(part)
+        return parts
+
     def _name_list(self, key: str, value: object, *, from_ini: bool) -> list[str]:
         if from_ini and isinstance(value, str):
             return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
@@ -186,6 +238,10 @@ class ProxyTypesConfig:
                 f"{name}:{value}:{classes}"
                 for name, (value, classes) in self.isinstance_functions.items()
             ),
+            "traced_functions": sorted(self.traced_functions),
+            "symbolic_shapes": self.symbolic_shapes,
+            "static_only_aliases": sorted(self.static_only_aliases),
+            "static_parameters": sorted(self.static_parameters),
             "guarded_number_classes": sorted(self.guarded_number_classes),
             "concretizing_functions": sorted(self.concretizing_functions),
         }

@@ -83,8 +83,24 @@ _EXPLICIT = "use proxy_types.to_static() to make the conversion explicit"
 _GUARD_EFFECT = "installs a guard that specializes the program on the traced value"
 
 
+#: Reasons shown in messages: those a declared type does not already tell.
+_SHOWN_REASONS = frozenset({"flow", "shape", "base"})
+
+
 def render(report: Report) -> str:
-    """The message of ``report``: the one place where findings become text."""
+    """The message of ``report``: the one place where findings become text.
+
+    A report whose value is dynamic for a reason its type does not show (a traced
+    function's parameter, a tensor size, a base class) ends with that reason.
+    """
+    message = _render(report)
+    reason = report.reason
+    if reason is not None and reason.source in _SHOWN_REASONS and reason.detail:
+        message += f" (reason: {reason.detail})"
+    return message
+
+
+def _render(report: Report) -> str:
     kind, dynamic, subject = report.kind, report.dynamic, report.subject
     classes = _shown_classes(report.classes)
     if kind == findings.ISINSTANCE:
@@ -205,11 +221,11 @@ def code_of(outcome: str) -> str | None:
 
 def misclassifying_isinstance(
     api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
-    dynamic: str,
+    dynamic: str, reason: Reason | None = None,
 ) -> None:
     """proxy-isinstance: the check sorts a dynamic number into the wrong branch."""
     emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE, dynamic, function,
-                              classes))
+                              classes, reason=reason))
 
 
 def true_through_legacy_base(
@@ -342,10 +358,12 @@ def dynamic_bool_condition(
 
 
 def static_cast(
-    api: TypeAnalyzerPluginInterface, context: Context, targets: tuple[str, ...], dynamic: str
+    api: TypeAnalyzerPluginInterface, context: Context, targets: tuple[str, ...], dynamic: str,
+    reason: Reason | None = None,
 ) -> None:
     """proxy-cast: cast() of a dynamic number to a static number type."""
-    emit(api, context, Report(PROXY_CAST.code, findings.CAST, dynamic, "cast()", targets))
+    emit(api, context, Report(PROXY_CAST.code, findings.CAST, dynamic, "cast()", targets,
+                              reason=reason))
 
 
 def not_a_class(
@@ -449,6 +467,27 @@ def config_same_argument(entry: str, index: int) -> str:
     """An ``isinstance_functions`` entry whose value and classes share one argument."""
     return (f'isinstance_functions: "{entry}" uses argument {index} for both the '
             "value and the classes")
+
+
+def config_bad_traced_function(entry: str) -> str:
+    """A ``traced_functions`` entry that is no dotted name pattern."""
+    return (f'traced_functions: "{entry}" is not a function name pattern like pkg.mod.* or '
+            "pkg.mod.Class.method, nor a decorator like @pkg.mod.decorator")
+
+
+def config_bad_parameter_pattern(entry: str) -> str:
+    """A ``static_parameters`` entry that is no parameter name pattern."""
+    return f'static_parameters: "{entry}" is not a parameter name or pattern like dim or *_dim'
+
+
+def config_empty_entry(key: str) -> str:
+    """An empty entry in a list setting (``a,,b``)."""
+    return f"{key}: empty entry"
+
+
+def config_duplicate_entry(key: str, entry: str) -> str:
+    """An entry listed twice."""
+    return f'{key}: "{entry}" is listed twice'
 
 
 def config_expected_boolean(key: str, value: object) -> str:

@@ -238,9 +238,12 @@ class ProxyTypesPlugin(Plugin):
     @cached_property
     def dynamic(self) -> DynamicClasses:
         from .analysis.dynamic import DynamicClasses
+        from .analysis.flow import FlowAnalysis
 
-        return DynamicClasses(self.dynamic_fullnames,
-                              guarded=frozenset(self.config.guarded_number_classes))
+        dynamic = DynamicClasses(self.dynamic_fullnames,
+                                 guarded=frozenset(self.config.guarded_number_classes))
+        dynamic.flow = FlowAnalysis(self.config, dynamic)
+        return dynamic
 
     @cached_property
     def boolean_contexts(self) -> BooleanContexts:

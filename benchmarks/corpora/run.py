@@ -4,12 +4,15 @@
 
 Downloads what it needs into the scratch folder (default ``scratch/corpora``):
 lightning-thunder wheels come from PyPI through ``pip download --no-deps``; the
-torch corpora are packages of the installed torch, checked where they are.
+torch corpus is a mirror of the installed torch's sources (symbolic links, without
+``nn/functional.pyi``, so that mypy checks ``nn/functional.py`` itself).
 Every corpus is checked twice with a cold cache, the same options each time, once
 without and once with the plugin.  The script asserts that mypy never crashed,
-prints a Markdown results table and writes it to ``--output`` (default
-``<scratch>/results.md``); each run's full output lands in ``<scratch>/<name>/``
-and the errors only the plugin run has in ``<scratch>/<name>/new-errors.txt``.
+prints Markdown tables (costs and findings; recall and precision of the plugin and
+of PyTorch's ERROR_PRONE_ISINSTANCE regex against ``ground_truth.toml``) and
+writes them to ``--output`` (default ``<scratch>/results.md``); each run's full
+output lands in ``<scratch>/<name>/``, the errors only the plugin run has in
+``<scratch>/<name>/new-errors.txt`` and the scorer's details in ``score.txt``.
 Exit code 1 if mypy crashed on a corpus, 2 on bad arguments or a failed download.
 """
 
@@ -30,8 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
 DEFAULT_SCRATCH = REPO / "scratch" / "corpora"
+sys.path.insert(0, str(HERE))
+
+import error_prone_isinstance  # noqa: E402
+import score  # noqa: E402
 
 #: Options shared by every corpus: what a user adopting the plugin would write.
 #: check_untyped_defs matters: mypy runs no plugin hook in unchecked functions.
@@ -44,6 +52,10 @@ follow_imports = silent
 warn_unused_ignores = False
 enable_error_code = truthy-bool
 """
+
+_ENABLED_CODES = "enable_error_code = truthy-bool"
+#: The plugin's codes that are off by default: a corpus run shows every finding.
+PLUGIN_CODES_OFF_BY_DEFAULT = "proxy-specialize"
 
 _ERROR = re.compile(r"^(?P<where>[^:\s][^:]*:\d+): error: (?P<message>.*?)(  \[(?P<code>[a-z-]+)\])?$")
 
@@ -62,9 +74,12 @@ class Corpus:
     plugin_settings: str  # the [mypy.plugins.proxy_types] section body
     extra_options: str = ""  # more [mypy] options
     thunder_version: str | None = None  # fetched from PyPI when set
+    wheel: str | None = None  # another package's wheel from PyPI ("name==version")
+    ground_truth: str | None = None  # its corpus in ground_truth.toml, to score it
+    torch_mirror: bool = False  # checked in a mirror of the installed torch
 
     def source_dir(self, scratch: Path) -> Path:
-        """Where mypy runs (the package root for thunder; torch comes from site-packages)."""
+        """Where mypy runs: the directory holding the package (thunder, or a torch mirror)."""
         return scratch / self.name / "src"
 
 
@@ -74,10 +89,35 @@ isinstance_functions = thunder.core.baseutils.check_type
 strict_isinstance = true
 """
 
-THUNDER_MODERN = """\
+THUNDER_DECLARED = """\
 dynamic_number_classes = thunder.core.proxies.NumberProxy
 isinstance_functions = thunder.core.baseutils.check_type
 """
+
+#: The recommended settings for thunder (docs/plugin.md): its operators (thunder.torch,
+#: thunder.clang) and primitives run on NumberProxy arguments under symbolic values.
+THUNDER_TRACED = THUNDER_DECLARED + """\
+traced_functions = thunder.torch.*, thunder.clang.*, thunder.core.prims.*
+static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+"""
+
+#: The recommended settings for torch library code (docs/plugin.md).
+TORCH_TRACED = """\
+traced_functions =
+    torch.nn.functional.*,
+    torch.nn.modules.*,
+    torch._decomp.*,
+    torch._refs.*,
+    torch._meta_registrations.*,
+    torch._prims_common.*
+symbolic_shapes = true
+static_only_aliases = torch._prims_common.IntWithoutSymInt, torch._prims_common.FloatWithoutSymFloat
+static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+"""
+
+#: The torch module set of ground_truth.toml.
+TORCH_MODULES = ("torch.nn.functional", "torch.nn.modules", "torch._decomp", "torch._refs",
+                 "torch._meta_registrations", "torch._prims_common")
 
 # thunder's dependencies (torch, lightning_utilities, ...) are not installed for
 # it: without site-packages every import of them is Any, which keeps the run at
@@ -87,13 +127,23 @@ THUNDER_OPTIONS = "no_site_packages = True\n"
 CORPORA: tuple[Corpus, ...] = (
     Corpus("thunder-0.1.0", "lightning-thunder 0.1.0 (legacy proxies subclass int/float/complex)",
            ("thunder",), THUNDER_MIGRATE, THUNDER_OPTIONS, thunder_version="0.1.0"),
-    Corpus("thunder-0.2.6", "lightning-thunder 0.2.6 (proxies are not numbers)",
-           ("thunder",), THUNDER_MODERN, THUNDER_OPTIONS, thunder_version="0.2.6"),
-    Corpus("torch-refs", "installed torch: torch/_refs", ("torch._refs",), ""),
-    Corpus("torch-prims-common", "installed torch: torch/_prims_common",
-           ("torch._prims_common",), ""),
-    Corpus("torch-decomp", "installed torch: torch/_decomp", ("torch._decomp",), ""),
-    Corpus("torch-nn-modules", "installed torch: torch/nn/modules", ("torch.nn.modules",), ""),
+    Corpus("thunder-0.2.6", "lightning-thunder 0.2.6, recommended settings (traced operators)",
+           ("thunder",), THUNDER_TRACED, THUNDER_OPTIONS, thunder_version="0.2.6",
+           ground_truth="thunder"),
+    Corpus("thunder-0.2.6-declared", "lightning-thunder 0.2.6, declared types only",
+           ("thunder",), THUNDER_DECLARED, THUNDER_OPTIONS, thunder_version="0.2.6",
+           ground_truth="thunder"),
+    Corpus("torch-2.13", "installed torch: nn/functional, nn/modules, _decomp, _refs, "
+           "_meta_registrations, _prims_common; recommended settings (traced library code)",
+           TORCH_MODULES, TORCH_TRACED, ground_truth="torch", torch_mirror=True),
+    Corpus("torch-2.13-shapes", "the same torch modules, symbolic_shapes only (torch.compile "
+           "users' settings)", TORCH_MODULES, "symbolic_shapes = true\n", ground_truth="torch",
+           torch_mirror=True),
+    Corpus("torch-2.13-declared", "the same torch modules, declared types only",
+           TORCH_MODULES, "", ground_truth="torch", torch_mirror=True),
+    Corpus("torchvision-0.28-models", "torchvision 0.28.0 models (user code of torch), "
+           "symbolic_shapes only", ("torchvision.models",), "symbolic_shapes = true\n",
+           wheel="torchvision==0.28.0"),
 )
 
 
@@ -116,30 +166,61 @@ def prepare(corpus: Corpus, scratch: Path) -> Path:
     """Fetch the corpus if needed; the directory mypy runs in."""
     source = corpus.source_dir(scratch)
     source.mkdir(parents=True, exist_ok=True)
-    if corpus.thunder_version is not None and not (source / "thunder").is_dir():
-        wheel = download_thunder(corpus.thunder_version, scratch / "downloads")
+    wheel_of = corpus.wheel or (f"lightning-thunder=={corpus.thunder_version}"
+                                if corpus.thunder_version is not None else None)
+    package = corpus.packages[0].partition(".")[0]
+    if wheel_of is not None and not (source / package).is_dir():
+        wheel = download_wheel(wheel_of, scratch / "downloads")
         with zipfile.ZipFile(wheel) as archive:
-            members = [m for m in archive.namelist() if m.startswith("thunder/")]
+            members = [m for m in archive.namelist() if m.startswith(f"{package}/")
+                       and m.endswith((".py", ".pyi"))]
             archive.extractall(source, members)
-    if corpus.thunder_version is None and importlib.util.find_spec("torch") is None:
-        raise CorpusError("torch is not installed in this Python environment")
+    if corpus.torch_mirror:
+        mirror_torch(source)
     return source
 
 
-def download_thunder(version: str, downloads: Path) -> Path:
-    """The lightning-thunder wheel of ``version``, downloaded from PyPI once."""
-    pattern = f"lightning_thunder-{version}-*.whl"
+def installed_torch() -> Path:
+    """The directory of the installed torch package."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or spec.origin is None:
+        raise CorpusError("torch is not installed in this Python environment")
+    return Path(spec.origin).resolve().parent
+
+
+def mirror_torch(destination: Path) -> None:
+    """Link every .py/.pyi file of the installed torch under ``destination/torch``.
+
+    ``nn/functional.pyi`` is left out: next to it mypy would check the stub and never
+    ``nn/functional.py``.  Outside site-packages the plugin treats torch like a
+    project, so its settings apply there.
+    """
+    torch = installed_torch()
+    for path in sorted(torch.rglob("*.py*")):
+        if path.suffix not in (".py", ".pyi") or path.relative_to(torch).as_posix() == \
+                "nn/functional.pyi":
+            continue
+        link = destination / "torch" / path.relative_to(torch)
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(path)
+
+
+def download_wheel(requirement: str, downloads: Path) -> Path:
+    """The wheel of ``requirement`` (``name==version``), downloaded from PyPI once."""
+    name, _, version = requirement.partition("==")
+    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
     found = sorted(downloads.glob(pattern))
     if not found:
         downloads.mkdir(parents=True, exist_ok=True)
         result = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-             f"lightning-thunder=={version}", "-d", str(downloads)],
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", requirement,
+             "-d", str(downloads)],
             capture_output=True, text=True, check=False)
         found = sorted(downloads.glob(pattern))
         if result.returncode != 0 or not found:
             last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
-            raise CorpusError(f"pip download lightning-thunder=={version} failed: {last}")
+            raise CorpusError(f"pip download {requirement} failed: {last}")
     return found[0]
 
 
@@ -147,6 +228,7 @@ def write_configs(corpus: Corpus, directory: Path) -> tuple[Path, Path]:
     """(baseline, plugin) mypy configuration files: identical but for the plugin."""
     baseline = BASE_OPTIONS + corpus.extra_options
     with_plugin = (baseline.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
+                   .replace(_ENABLED_CODES, f"{_ENABLED_CODES}, {PLUGIN_CODES_OFF_BY_DEFAULT}", 1)
                    + "\n[mypy.plugins.proxy_types]\n" + corpus.plugin_settings)
     baseline_file, plugin_file = directory / "baseline.ini", directory / "plugin.ini"
     baseline_file.write_text(baseline)
@@ -194,7 +276,8 @@ def _children_cpu_seconds() -> float:
 
 
 def check_corpus(corpus: Corpus, scratch: Path) -> tuple[RunResult, RunResult]:
-    """Baseline and plugin runs of one corpus."""
+    """Baseline and plugin runs of one corpus; its score in ``score.txt`` when it has
+    a ground truth."""
     source = prepare(corpus, scratch)
     directory = source.parent
     baseline_config, plugin_config = write_configs(corpus, directory)
@@ -205,7 +288,51 @@ def check_corpus(corpus: Corpus, scratch: Path) -> tuple[RunResult, RunResult]:
     baseline_lines = set(baseline.errors)
     new = [line for line in plugin.errors if line not in baseline_lines]
     (directory / "new-errors.txt").write_text("".join(line + "\n" for line in new))
+    if corpus.ground_truth is not None:
+        (directory / "score.txt").write_text(
+            score.render({corpus.ground_truth: score_run(corpus, plugin, source)}))
     return baseline, plugin
+
+
+# -- scoring against the ground truth -------------------------------------------
+
+
+def score_run(corpus: Corpus, plugin: RunResult, source: Path) -> score.CorpusScore:
+    """The plugin's findings (proxy-* codes) scored against ``ground_truth.toml``."""
+    assert corpus.ground_truth is not None
+    truth = score.load_ground_truth(score.DEFAULT_GROUND_TRUTH)
+    findings, _ = score.parse_findings(plugin.errors)
+    return score.score(truth, findings, codes=["proxy-*"], source_root=source)[
+        corpus.ground_truth]
+
+
+def score_regex(corpus: Corpus, source: Path) -> score.CorpusScore:
+    """PyTorch's ERROR_PRONE_ISINSTANCE regex scored on the same files."""
+    assert corpus.ground_truth is not None
+    truth = score.load_ground_truth(score.DEFAULT_GROUND_TRUTH)
+    lines = []
+    for path in error_prone_isinstance.corpus_files(source, truth.scopes[corpus.ground_truth]):
+        relative = path.relative_to(source).as_posix()
+        lines += [f"{relative}:{number}:{text}"
+                  for number, text in error_prone_isinstance.flagged_lines(path)]
+    findings, _ = score.parse_findings(lines)
+    return score.score(truth, findings)[corpus.ground_truth]
+
+
+def score_table(rows: list[tuple[Corpus, score.CorpusScore, score.CorpusScore]]) -> str:
+    """Recall and precision of each scored corpus, and of the regex on its files."""
+    lines = [
+        "| corpus | reports | confirmed | judged not a bug | unjudged | real sites found "
+        "| recall | precision | ERROR_PRONE_ISINSTANCE recall / precision |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for corpus, plugin, regex in rows:
+        lines.append(
+            f"| {corpus.name} | {plugin.reports} | {plugin.confirmed} | {plugin.judged_not_bug} "
+            f"| {len(plugin.unjudged)} | {len(plugin.found)} of {len(plugin.real)} "
+            f"| {plugin.recall:.2f} | {plugin.precision:.2f} "
+            f"| {regex.recall:.2f} / {regex.precision:.2f} ({regex.reports} reports) |")
+    return "\n".join(lines) + "\n"
 
 
 # -- reporting -----------------------------------------------------------------
@@ -263,6 +390,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         rows.append((corpus, baseline, plugin))
     report = table(rows)
+    scored = [(corpus, score_run(corpus, plugin, corpus.source_dir(scratch)),
+               score_regex(corpus, corpus.source_dir(scratch)))
+              for corpus, _, plugin in rows if corpus.ground_truth is not None]
+    if scored:
+        report += "\n" + score_table(scored)
     report += f"\nTotal wall time: {time.perf_counter() - started:.0f} s.\n"
     print(report)
     output.parent.mkdir(parents=True, exist_ok=True)

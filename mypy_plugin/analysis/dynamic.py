@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
@@ -11,11 +12,15 @@ from mypy.nodes import (
     Expression,
     FloatExpr,
     IntExpr,
+    MypyFile,
+    NameExpr,
     SliceExpr,
     TypeInfo,
     UnaryExpr,
+    Var,
 )
 from mypy.plugin import CheckerPluginInterface
+from mypy.semanal import SemanticAnalyzer
 from mypy.types import (
     ProperType,
     AnyType,
@@ -30,8 +35,16 @@ from mypy.types import (
 )
 
 from .. import _mypy_compat as compat
+from .._mypy_compat import enclosing_functions, known_type
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
+from .context import current_file
+from .flow import STATIC, Evaluator, Flow, FunctionFacts
+from .subclasses import DynamicSubclasses
+from .reaching import Assigned
+
+if TYPE_CHECKING:
+    from .flow import FlowAnalysis
 
 #: Kinds of dynamic class, by what an implicit conversion does to their instances
 #: (``proxy_types/_table.py`` says what each operation does to each kind):
@@ -84,6 +97,41 @@ class DynamicClasses:
         self.guarded = guarded
         #: Number literals are int/float/complex: static unless those are configured dynamic.
         self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
+        #: Traced functions and tensor sizes (set by the plugin from its settings).
+        self.flow: FlowAnalysis | None = None
+        self.subclasses = DynamicSubclasses(self)
+
+    def is_dynamic_class(self, info: TypeInfo) -> bool:
+        """True if ``info`` is a dynamic class or derives from one."""
+        return any(base.fullname in self.fullnames for base in info.mro)
+
+    def describe_base(
+        self,
+        typ: Type,
+        modules: Mapping[str, MypyFile],
+        current: MypyFile | None,
+        *,
+        where: Callable[[TypeInfo], bool] | None = None,
+        complete: bool = True,
+    ) -> Dynamic | None:
+        """The dynamic number ``typ`` may hold as a base class of dynamic classes, or None.
+
+        ``complete`` is False while the semantic analyzer is still inside ``current``.
+        """
+        def dynamic(proper: ProperType) -> Dynamic | None:
+            if not isinstance(proper, Instance) or self.is_dynamic_class(proper.type):
+                return None
+            subclasses = [sub for sub in self.subclasses.of(proper.type, modules, current,
+                                                             complete=complete)
+                          if where is None or where(sub)]
+            if not subclasses:
+                return None
+            names = [sub.name for sub in subclasses]
+            shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+            return Dynamic(subclasses[0].name, self.kind_of(subclasses[0]),
+                           Reason("base", f'"{proper.type.name}" has dynamic subclasses: {shown}'))
+
+        return first_in_members(typ, dynamic)
 
     def describe(
         self,
@@ -132,27 +180,8 @@ class DynamicClasses:
         ``include_top`` also counts ``Any`` and ``object`` (strict isinstance mode);
         ``where`` limits the search to the dynamic classes it accepts.
         """
-        return self._search(typ, include_top, depth=0, where=where)
-
-    def _search(
-        self,
-        typ: Type,
-        include_top: bool,
-        depth: int,
-        where: Callable[[TypeInfo], bool] | None = None,
-    ) -> str | None:
-        def dynamic_name(proper: ProperType) -> str | None:
-            if isinstance(proper, Instance):
-                if any(base.fullname in self.fullnames for base in proper.type.mro):
-                    return proper.type.name if where is None or where(proper.type) else None
-                if include_top and proper.type.fullname == "builtins.object":
-                    return "object"
-                return None
-            if isinstance(proper, AnyType):
-                return "Any" if include_top else None
-            return None
-
-        return first_in_members(typ, dynamic_name, depth)
+        found = self.describe(typ, include_top=include_top, where=where)
+        return found.name if found is not None else None
 
     def class_of_type_object(self, typ: Type) -> str | None:
         """Like :meth:`class_name` for a class object (``type[X]`` or ``X`` used as a value)."""
@@ -173,30 +202,167 @@ def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
 
 
 def dynamic_in_expression(
-    api: CheckerPluginInterface, expr: Expression, dynamic: DynamicClasses
+    api: CheckerPluginInterface | SemanticAnalyzer,
+    expr: Expression | None,
+    dynamic: DynamicClasses,
+    *,
+    types: Sequence[Type] | None = None,
+    include_top: bool = False,
+    where: Callable[[TypeInfo], bool] | None = None,
+    python_types: Collection[str] | None = None,
+    check: Expression | None = None,
+    lookup: Callable[[Expression], Type | None] | None = None,
+    presumes_number: bool = True,
 ) -> Dynamic | None:
-    """The dynamic number ``expr`` may evaluate to, or None.
+    """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
-    A comparison with a dynamic operand counts whatever its declared type:
-    torch types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
+    The one question every check asks.  The sources, in this order: the declared
+    type names a dynamic class; it is a base class of dynamic classes; the value
+    flows from a traced function's parameter or a tensor size (:mod:`.flow`);
+    ``Any``/``object`` when ``include_top`` (strict isinstance mode).  None where
+    the code narrowed a local name to a static number, or for a ``check``
+    (isinstance call) the code excludes dynamic numbers from on purpose.
+
+    ``types`` are what mypy already inferred: the type of ``expr`` or, for a
+    comparison, of its operands (saves inferring them again); ``expr`` may be
+    None when only a type is known.  ``where`` limits the dynamic classes found
+    by type; ``python_types`` (the Python numbers a check accepts) limits the flows
+    to those whose dynamic numbers may stand for one of them.
+    ``lookup`` finds types for the flow (the semantic analyzer passes declared types).
+    For a ``check``, a container of maybe-dynamic numbers counts as well: checking
+    ``isinstance(shape, int)`` says the code expects a number there, whatever
+    ``shape``'s annotation says.  Where the operation works on any object (a dict
+    key, a truth test: ``presumes_number=False``), values that are only one kind of
+    object among others are left out: those typed as a base class of dynamic
+    classes, and flows from values of unknown type (an unannotated parameter) that
+    nothing has shown to be a number.
+    A comparison with a dynamic operand counts whatever its declared type: torch
+    types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     """
-    if dynamic.literals_static and _is_number_literal(expr):
+    if expr is not None and dynamic.literals_static and _is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
-            found = dynamic_in_expression(api, part, dynamic) if part is not None else None
+            found = dynamic_in_expression(api, part, dynamic, lookup=lookup) \
+                if part is not None else None
             if found is not None:
                 return found
         return None
-    found = dynamic.describe(expression_type(api, expr))
-    if found is not None:
+    site = _Site(api, dynamic, lookup)
+    if types is None:
+        types = site.types_of(expr) if expr is not None else []
+    found = None
+    for typ in types:
+        found = found or dynamic.describe(typ, where=where)
+    for typ in types if found is None and presumes_number else ():
+        found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where,
+                                               complete=not site.analyzing)
+    if found is None and expr is not None and site.flow_possible:
+        flow = site.evaluator.value(expr, items_too=check is not None)
+        if flow is STATIC:
+            return None
+        if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)) \
+                and (presumes_number or flow.typed):
+            found = flow.dynamic
+    for typ in types if found is None and include_top else ():
+        found = found or dynamic.describe(typ, include_top=True, where=where)
+    if found is None:
+        return None
+    facts = site.facts
+    if facts is not None and expr is not None and (
+            facts.is_static(expr) or (check is not None and facts.is_excluded(check))):
+        return None
+    return found
+
+
+def reads_of_value(
+    api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression
+) -> list[NameExpr]:
+    """The reads of local names that hold the value of ``expr`` as assigned
+    (``ok = n > 0`` ... ``if ok:``), in the function being checked."""
+    facts = _Site(api, dynamic, None).facts
+    if facts is None:
+        return []
+    return [read for read, binding in facts.walk.reads.items()
+            if not binding.static and any(
+                isinstance(definition, Assigned) and definition.expr is expr
+                and definition.depth == 0 for definition in binding.definitions)]
+
+
+class _Site:
+    """Where a check runs: the module, the functions around it and their facts."""
+
+    def __init__(self, api: CheckerPluginInterface | SemanticAnalyzer, dynamic: DynamicClasses,
+                 lookup: Callable[[Expression], Type | None] | None) -> None:
+        self.api = api
+        self.dynamic = dynamic
+        self.analyzing = isinstance(api, SemanticAnalyzer)
+        self._lookup = lookup
+        self._facts: FunctionFacts | None | bool = False  # False: not worked out yet
+        self._evaluator: Evaluator | None = None
+
+    @cached_property
+    def tree(self) -> MypyFile | None:
+        if isinstance(self.api, SemanticAnalyzer):
+            return self.api.cur_mod_node
+        return current_file(self.api)
+
+    @property
+    def modules(self) -> dict[str, MypyFile]:
+        modules = getattr(self.api, "modules", None)
+        return modules if isinstance(modules, dict) else {}
+
+    @property
+    def facts(self) -> FunctionFacts | None:
+        """The facts of the innermost function around the site; None at module level."""
+        if self._facts is False:
+            flow = self.dynamic.flow
+            chain = enclosing_functions(self.api) if flow is not None else []
+            self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing) \
+                if flow is not None and chain else None
+        return self._facts if isinstance(self._facts, FunctionFacts) else None
+
+    @property
+    def flow_possible(self) -> bool:
+        flow = self.dynamic.flow
+        if flow is None:
+            return False
+        if flow.symbolic_shapes:
+            return True
+        facts = self.facts
+        return facts is not None and facts.traced
+
+    @property
+    def evaluator(self) -> Evaluator:
+        if self._evaluator is None:
+            assert self.dynamic.flow is not None
+            self._evaluator = Evaluator(self.dynamic.flow, self.facts, self.lookup)
+        return self._evaluator
+
+    def lookup(self, expr: Expression) -> Type | None:
+        """The type of a part of the checked expression, as far as it is known."""
+        if self._lookup is not None:
+            return self._lookup(expr)
+        found = known_type(self.api, expr)
+        if found is None and isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+            found = expr.node.type
         return found
-    if isinstance(expr, ComparisonExpr):
-        for operand in expr.operands:
-            found = dynamic.describe(expression_type(api, operand))
-            if found is not None:
-                return found
-    return None
+
+    def types_of(self, expr: Expression) -> list[Type]:
+        """Types to judge ``expr`` by: its own, and its operands' for a comparison."""
+        if self.analyzing:
+            return []
+        api = self.api
+        assert isinstance(api, CheckerPluginInterface)
+        found = [expression_type(api, expr)]
+        if isinstance(expr, ComparisonExpr) and not _IDENTITY_OR_MEMBERSHIP.intersection(
+                expr.operators):
+            found += [expression_type(api, operand) for operand in expr.operands]
+        return found
+
+
+#: Operators whose result is a plain bool whatever the operands (``p is None``).
+_IDENTITY_OR_MEMBERSHIP = frozenset({"is", "is not", "in", "not in"})
 
 
 def _is_number_literal(expr: Expression) -> bool:

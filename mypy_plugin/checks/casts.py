@@ -40,7 +40,7 @@ from ..number_table import table as _table
 from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
 from ..analysis.imports import imports_of
 from ..analysis.walk import walk
@@ -106,9 +106,11 @@ class CastChecker:
         targets = _static_targets(semanal, cast.type, ctx.type)
         if not targets:
             return
-        found = self.dynamic.class_name(declared_type(cast.expr) or NoneType())
+        found = dynamic_in_expression(semanal, cast.expr, self.dynamic,
+                                      types=[declared_type(cast.expr) or NoneType()],
+                                      lookup=declared_type)
         if found is not None:
-            errors.static_cast(ctx.api, cast, tuple(targets), found)
+            errors.static_cast(ctx.api, cast, tuple(targets), found.name, reason=found.reason)
 
     def _cast_with_target(self, semanal: SemanticAnalyzer, target: UnboundType) -> CastExpr | None:
         statement = compat.analyzed_statement(semanal)

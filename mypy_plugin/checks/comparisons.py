@@ -8,8 +8,15 @@ report the comparison if it stands at one of those spans.
 
 from __future__ import annotations
 
+import math
 
 from mypy.nodes import (
+    CallExpr,
+    ComparisonExpr,
+    FloatExpr,
+    IntExpr,
+    RefExpr,
+    StrExpr,
     Node,
     Statement,
     AssertStmt,
@@ -30,9 +37,10 @@ from mypy.plugin import MethodContext
 from .. import errors
 from ..analysis.context import current_file, gets_no_reports
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, reads_of_value
 from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
+from ..findings import Reason
 from .severity import outcome_of
 
 Span = tuple[int, int, int, int]
@@ -132,14 +140,76 @@ def check_comparison(
     tree = current_file(ctx.api)
     if tree is None or gets_no_reports(ctx.api, config):
         return
-    found = dynamic.describe(ctx.type)
-    for arg_types in ctx.arg_types:
-        for arg_type in arg_types:
-            found = found or dynamic.describe(arg_type)
-    if found is None or not contexts.is_tested(tree, ctx.context):
+    operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
+    comparison = ctx.context if isinstance(ctx.context, Expression) else None
+    found = dynamic_in_expression(ctx.api, comparison, dynamic, types=operands)
+    if found is None:
+        return
+    if found.kind in _GUARDING_KINDS and found.reason.source in _MAYBE_DYNAMIC and not (
+            isinstance(comparison, ComparisonExpr) and pins_a_value(comparison, found.reason)):
         return
     # A comparison's result stands for a bool, whatever the operands are.
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
-    if errors.code_of(outcome) is not None:
+    if errors.code_of(outcome) is None:
+        return
+    if contexts.is_tested(tree, ctx.context):
         errors.dynamic_condition(ctx.api, ctx.context, found.name, outcome=outcome,
                                  reason=found.reason)
+        return
+    # `is_even = p % 2 == 0` ... `if not is_even:`: the test of the stored result.
+    for read in reads_of_value(ctx.api, dynamic, comparison) if comparison is not None else ():
+        if contexts.is_tested(tree, read):
+            errors.dynamic_condition(ctx.api, read, found.name, outcome=outcome,
+                                     reason=found.reason)
+
+
+#: Kinds whose comparisons install a guard instead of returning a trace-time answer.
+_GUARDING_KINDS = frozenset({"torch", "guarded"})
+#: Sources that make a value only maybe dynamic (its type says static).
+_MAYBE_DYNAMIC = frozenset({"flow", "shape"})
+#: Sizes torch specializes anyway (a symbolic size is assumed to be at least 2).
+_SPECIALIZED_SIZES = frozenset({0, 1})
+
+
+def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
+    """True if ``comparison`` tests equality with a number literal.
+
+    For a maybe-dynamic torch number only such a condition is worth a report: an
+    order comparison installs a range guard and leaves the value symbolic, while
+    ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
+    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway.
+    """
+    for operator, left, right in zip(comparison.operators, comparison.operands,
+                                     comparison.operands[1:]):
+        if operator not in ("==", "!="):
+            continue
+        for operand in (left, right):
+            value = _literal_number(operand)
+            if value is None:
+                continue
+            if reason.source == "shape" and value in _SPECIALIZED_SIZES:
+                continue
+            return True
+    return False
+
+
+def _literal_number(expr: Expression) -> float | None:
+    """The value of ``3``, ``-1.5``, ``float("inf")`` or ``math.inf``; None for others."""
+    sign = 1
+    if isinstance(expr, UnaryExpr) and expr.op == "-":
+        sign, expr = -1, expr.expr
+    if isinstance(expr, (IntExpr, FloatExpr)):
+        return sign * expr.value
+    if (isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr)
+            and expr.callee.fullname == "builtins.float" and len(expr.args) == 1
+            and isinstance(expr.args[0], StrExpr)):
+        try:
+            return sign * float(expr.args[0].value)
+        except ValueError:
+            return None
+    if isinstance(expr, RefExpr) and expr.fullname in _MATH_CONSTANTS:
+        return sign * _MATH_CONSTANTS[expr.fullname]
+    return None
+
+
+_MATH_CONSTANTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}

@@ -14,6 +14,9 @@ from ..constants import FORMAT_OPERATION
 from ..number_table import table as _table
 from .severity import outcome_of, python_type_of_value
 
+#: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
+_TRUTH_TESTS = frozenset({"bool()", "operator.truth()", "operator.not_()"})
+
 
 def check_conversion(
     ctx: FunctionSigContext | MethodSigContext,
@@ -40,7 +43,8 @@ def check_conversion(
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic)
+            found = dynamic_in_expression(ctx.api, actual, dynamic,
+                                          presumes_number=operation not in _TRUTH_TESTS)
             if found is None:
                 continue
             python_type = python_type_of_value(

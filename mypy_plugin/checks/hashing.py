@@ -63,7 +63,7 @@ def _check_hashed(
 ) -> None:
     if isinstance(key, _TEXT):
         return
-    found = dynamic_in_expression(api, key, dynamic)
+    found = dynamic_in_expression(api, key, dynamic, presumes_number=False)
     if found is None:
         return
     outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic)

@@ -26,6 +26,7 @@ from mypy.types import (
 
 from .. import _mypy_compat as compat
 from .. import errors
+from ..number_table import table as _table
 
 from . import migrate
 from ..config import ProxyTypesConfig
@@ -34,8 +35,9 @@ from ..constants import (
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
 )
-from ..analysis.dynamic import DynamicClasses
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..analysis.context import current_module, reports_hidden
+from ..analysis.flow import names_static_only_alias
 
 
 def check_isinstance_call(
@@ -66,6 +68,8 @@ def check_isinstance_call(
     static = [name for name in classes if name in STATIC_NUMBER_CLASSES]
     if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
+    if names_static_only_alias(classes_expr, frozenset(config.static_only_aliases)):
+        return  # `isinstance(x, IntWithoutSymInt)`: static numbers only, on purpose
     subject = ctx.arg_types[value_at][0]
     if function == "issubclass":
         proper = get_proper_type(subject)
@@ -90,17 +94,27 @@ def check_isinstance_call(
         migrated = migrate.migrated_member(subject, frozenset(config.migrate_classes))
         if migrated is not None:
             migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
-    found = dynamic.class_name(subject, include_top=config.strict_isinstance,
-                               where=lambda info: _may_pass(info, static))
+    value_expr = ctx.args[value_at][0]
+    found = dynamic_in_expression(
+        ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
+        include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
+        python_types=accepted_python_types(static),
+        check=ctx.context if isinstance(ctx.context, Expression) else None)
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = migrate.may_hide_legacy_proxy(subject)
-        value_expr = ctx.args[value_at][0]
         if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr):
             errors.may_be_legacy_proxy(ctx.api, ctx.context, function, shown, hidden_behind)
         return
     if found is None:
         return
-    errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found)
+    errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found.name,
+                                     reason=found.reason)
+
+
+def accepted_python_types(static: list[str]) -> frozenset[str]:
+    """The Python number types (``"int"``...) whose values pass a check against ``static``."""
+    return frozenset(python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
+                     if not set(classes).isdisjoint(static))
 
 
 def _may_pass(info: TypeInfo, static: list[str]) -> bool:

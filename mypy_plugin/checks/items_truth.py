@@ -43,7 +43,7 @@ def check_items_truth(
         _check_item_type(ctx, function, iterable, dynamic)
         return
     for item in items:
-        found = dynamic_in_expression(ctx.api, item, dynamic)
+        found = dynamic_in_expression(ctx.api, item, dynamic, presumes_number=False)
         if found is None:
             continue
         outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic)

@@ -310,8 +310,6 @@ def test_min_confidence_on_the_command_line(tmp_path: Path, run_cli: RunCli) -> 
     assert bad.returncode == 2 and "likely" in bad.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="the plugin's checks do not record reasons yet "
-                                       "(Report.reason is None for every kind)")
 def test_strict_isinstance_findings_on_any_are_the_least_sure(tmp_path: Path,
                                                                run_cli: RunCli) -> None:
     project = make_project(tmp_path)

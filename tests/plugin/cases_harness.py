@@ -25,9 +25,10 @@ GROUPS = {
     "trials": "mypy.ini",
     "specialize": "mypy.ini",
     "guarded": "mypy.ini",
+    "traced": "mypy.ini",
 }
 #: Groups that import torch.
-TORCH_GROUPS = frozenset({"default", "specialize"})
+TORCH_GROUPS = frozenset({"default", "specialize", "traced"})
 
 _MARKER = re.compile(r"#\s*E:\s*\[([a-z-]+)\]\s*([^#]*)")
 _ERROR_LINE = re.compile(

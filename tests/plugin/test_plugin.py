@@ -61,19 +61,20 @@ def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_case_files(group: str, mypy_cache_dir: Path) -> None:
-    if group in ("default", "specialize"):
+    if group in TORCH_GROUPS:
         pytest.importorskip("torch")
     problems = group_problems(group, mypy_cache_dir)
     assert not problems, "\n".join(problems)
 
 
-def test_warm_cache_gives_same_output(mypy_cache_dir: Path) -> None:
+@pytest.mark.parametrize("group", TORCH_GROUPS)
+def test_warm_cache_gives_same_output(group: str, mypy_cache_dir: Path) -> None:
     pytest.importorskip("torch")
-    first = run_mypy("default", mypy_cache_dir)
-    warm = run_mypy("default", mypy_cache_dir)  # every module now comes from the cache
+    first = run_mypy(group, mypy_cache_dir)
+    warm = run_mypy(group, mypy_cache_dir)  # every module now comes from the cache
     # mypy may list cached and rechecked modules in a different order
     assert sorted(map(repr, actual_errors(first[0]))) == sorted(map(repr, actual_errors(warm[0])))
-    problems = mismatches(expected_errors(case_files("default")), actual_errors(warm[0]))
+    problems = mismatches(expected_errors(case_files(group)), actual_errors(warm[0]))
     assert not problems, "\n".join(problems)
 
 
@@ -90,9 +91,12 @@ def run_mypy_subprocess(group: str, cache_dir: Path, *extra: str) -> str:
     return result.stdout
 
 
-def test_parallel_workers_match_sequential(tmp_path: Path) -> None:
-    sequential = run_mypy_subprocess("configured", tmp_path / "seq")
-    parallel = run_mypy_subprocess("configured", tmp_path / "par", "--num-workers", "2")
+@pytest.mark.parametrize("group", ["configured", "traced"])
+def test_parallel_workers_match_sequential(group: str, tmp_path: Path) -> None:
+    if group in TORCH_GROUPS:
+        pytest.importorskip("torch")
+    sequential = run_mypy_subprocess(group, tmp_path / "seq")
+    parallel = run_mypy_subprocess(group, tmp_path / "par", "--num-workers", "2")
     assert actual_errors(sequential)
     assert sorted(map(repr, actual_errors(parallel))) == sorted(
         map(repr, actual_errors(sequential)))
@@ -175,6 +179,30 @@ BAD_CONFIGS = [
      'isinstance_functions: "pkg.check:1:1" uses argument 1 for both the value and the classes'),
     ("pyproject.toml", "[tool.proxy_types]\nisinstance_functions = ['pkg.check:a:b']\n",
      'isinstance_functions: "pkg.check:a:b" is not pkg.mod.function'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = layer_norm\n",
+     'traced_functions: "layer_norm" is not a function name pattern like pkg.mod.*'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = @register\n",
+     'traced_functions: "@register" is not a function name pattern'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = pkg.a, , pkg.b\n",
+     "traced_functions: empty entry"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions =\n    pkg.*,\n    pkg.*\n",
+     'traced_functions: "pkg.*" is listed twice'),
+    ("pyproject.toml", "[tool.proxy_types]\ntraced_functions = 'pkg.*'\n",
+     "traced_functions: expected a list of strings, got 'pkg.*'"),
+    ("pyproject.toml", "[tool.proxy_types]\ntraced_functions = ['pkg.*', '']\n",
+     "traced_functions: empty entry"),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nsymbolic_shapes = sometimes\n",
+     'symbolic_shapes: expected true or false, got "sometimes"'),
+    ("pyproject.toml", "[tool.proxy_types]\nsymbolic_shapes = 1\n",
+     'symbolic_shapes: expected true or false, got "1"'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_only_aliases = IntWithoutSymInt\n",
+     'static_only_aliases: "IntWithoutSymInt" is not a fully qualified class name'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_only_aliases = pkg.A, pkg.A\n",
+     'static_only_aliases: "pkg.A" is listed twice'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\nstatic_parameters = pkg.dim\n",
+     'static_parameters: "pkg.dim" is not a parameter name or pattern like dim or *_dim'),
+    ("pyproject.toml", "[tool.proxy_types]\nstatic_parameters = ['dim', 'dim']\n",
+     'static_parameters: "dim" is listed twice'),
     ("mypy.ini", "[mypy.plugins.proxy_types]\nguarded_number_classes = pkg.Guarded\n"
      "dynamic_number_classes = pkg.Other\n",
      'guarded_number_classes: "pkg.Guarded" is not listed in dynamic_number_classes'),
@@ -214,7 +242,10 @@ def test_good_config_is_accepted(tmp_path: Path) -> None:
     config.write_text("[mypy]\nplugins = mypy_plugin\n[mypy.plugins.proxy_types]\n"
                       "strict_isinstance = yes\nguarded_number_classes = a.B\n"
                       "dynamic_number_classes = a.B, a.C\nexempt_modules = pkg.*\n"
-                      "concretizing_functions = a.pyval\n")
+                      "concretizing_functions = a.pyval\n"
+                      "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
+                      "    pkg.meta._[a-z]*_meta,\nsymbolic_shapes = on\n"
+                      "static_only_aliases = pkg.IntOnly\nstatic_parameters = dim, *_dim\n")
     (tmp_path / "sample.py").write_text("x = 1\n")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
@@ -273,3 +304,36 @@ def test_run_cases_script_fails_on_a_missing_finding(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "strict: 1 mismatches" in result.stdout
     assert "missing  strict_cases.py" in result.stdout and "never reported" in result.stdout
+
+
+def test_cached_run_follows_traced_function_changes(tmp_path: Path) -> None:
+    """Editing a traced module or the traced_functions setting rechecks what it must."""
+    pytest.importorskip("torch")
+    project = tmp_path / "project"
+    shutil.copytree(CASES / "traced", project)
+    config = project / "mypy.ini"
+    config.write_text(config.read_text().replace("$MYPY_CONFIG_FILE_DIR/../../../../stubs",
+                                                 str(REPO / "stubs")))
+    files = [path.name for path in case_files("traced")]
+
+    def check() -> list[Actual]:
+        cwd = os.getcwd()
+        os.chdir(project)
+        try:
+            stdout, _, _ = mypy_api.run(["--config-file", str(config), "--cache-dir",
+                                         str(tmp_path / "cache"), "--no-error-summary", *files])
+        finally:
+            os.chdir(cwd)
+        return sorted(actual_errors(stdout), key=repr)
+
+    cold = check()
+    assert any(error.path == "traced_ops.py" for error in cold)
+    ops = project / "traced_ops.py"
+    ops.write_text(ops.read_text() + "\n# edited: only this module is rechecked\n")
+    assert check() == cold
+    config.write_text(config.read_text().replace("    traced_ops.*,\n", ""))
+    untraced = check()
+    assert not any(error.path == "traced_ops.py" and "traced function" in error.message
+                   for error in untraced)
+    assert [error for error in untraced if error.path != "traced_ops.py"] == [
+        error for error in cold if error.path != "traced_ops.py"]

@@ -158,3 +158,68 @@ def test_messages_name_each_class_once_in_order() -> None:
                      "builtins.float"))
     assert "static number classes (int, float, numbers.Real) misclassifies" in \
         errors.render(report)
+
+
+def test_flow_settings_are_read_and_cached(tmp_path: Path) -> None:
+    config_file = tmp_path / "mypy.ini"
+    config_file.write_text("[mypy.plugins.proxy_types]\n"
+                           "traced_functions =\n    pkg.ops.*,\n    @pkg.register,\n"
+                           "symbolic_shapes = true\n"
+                           "static_only_aliases = pkg.IntOnly, pkg.FloatOnly\n"
+                           "static_parameters = dim, *_dims\n")
+    config = ProxyTypesConfig(str(config_file), raise_errors=True)
+    assert config.traced_functions == ("pkg.ops.*", "@pkg.register")
+    assert config.symbolic_shapes is True
+    assert config.static_only_aliases == ("pkg.IntOnly", "pkg.FloatOnly")
+    data = config.to_data()
+    assert data["traced_functions"] == ["@pkg.register", "pkg.ops.*"]
+    assert data["symbolic_shapes"] is True
+    assert data["static_only_aliases"] == ["pkg.FloatOnly", "pkg.IntOnly"]
+    assert config.static_parameters == ("dim", "*_dims")
+    assert data["static_parameters"] == ["*_dims", "dim"]
+    default = ProxyTypesConfig(None)
+    assert default.traced_functions == () and default.symbolic_shapes is False
+    assert default.fingerprint() != config.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("settings", "python_type", "name", "kind"),
+    [
+        ("", "int", "SymInt", "torch"),
+        ("", "float", "SymFloat", "torch"),
+        ("", "number", "SymInt | SymFloat", "torch"),
+        ("dynamic_number_classes = thunder.core.proxies.NumberProxy\n", "int", "NumberProxy",
+         "silent"),
+        ("migrate_classes = legacy.NumberProxy\n", "float", "NumberProxy", "silent"),
+    ],
+)
+def test_flow_values_are_shown_as_the_dynamic_classes_in_play(
+    tmp_path: Path, settings: str, python_type: str, name: str, kind: str
+) -> None:
+    from mypy.options import Options
+
+    from mypy_plugin.findings import Reason
+
+    config_file = tmp_path / "mypy.ini"
+    config_file.write_text("[mypy.plugins.proxy_types]\ntraced_functions = pkg.*\n" + settings)
+    options = Options()
+    options.config_file = str(config_file)
+    flow = ProxyTypesPlugin(options).dynamic.flow
+    assert flow is not None and flow.traces_functions
+    reason = Reason("flow", 'parameter "n" of traced function "f" (line 1)')
+    found = flow.flow_dynamic(python_type, reason)
+    assert (found.name, found.kind, found.reason) == (name, kind, reason)
+
+
+def test_reason_is_shown_only_when_the_type_does_not_tell_it() -> None:
+    from mypy_plugin.findings import CONVERSION, Reason, Report
+
+    flow = Report("proxy-concretize", CONVERSION, "SymInt", "int()",
+                  reason=Reason("flow", 'parameter "n" of traced function "f" (line 3)'))
+    declared = Report("proxy-concretize", CONVERSION, "SymInt", "int()",
+                      reason=Reason("declared", 'declared as "SymInt"'))
+    assert errors.render(flow).endswith(
+        ' (reason: parameter "n" of traced function "f" (line 3))')
+    assert errors.render(declared) == errors.render(
+        Report("proxy-concretize", CONVERSION, "SymInt", "int()"))
+    assert "reason" not in errors.render(declared)

@@ -99,9 +99,13 @@ def not_reported(p: IntegerProxy, n: int, x: float, o: Optional[int], u: Union[i
     cast(int, local)
 
 
-def narrowing_is_not_seen(u: Union[int, IntegerProxy]) -> None:
+def narrowing_is_seen(u: Union[int, IntegerProxy], v: Union[int, IntegerProxy]) -> None:
     if is_static_number(u):
-        cast(int, u)  # E: [proxy-cast] "int" hides dynamic number "IntegerProxy"
+        cast(int, u)
+    cast(int, u)  # E: [proxy-cast] "int" hides dynamic number "IntegerProxy"
+    if isinstance(v, IntegerProxy):
+        return
+    cast(int, v)
 
 
 def unannotated(p):  # mypy skips the bodies of unannotated functions

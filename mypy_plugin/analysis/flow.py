@@ -1,0 +1,754 @@
+"""Values that may be dynamic numbers although their declared type is static.
+
+Sources (besides declared types, see :mod:`.dynamic`):
+
+* parameters of *traced functions* (``traced_functions``) whose declared type is a
+  static number type, ``Any`` or missing, or a container of such numbers;
+* tensor sizes (``symbolic_shapes``): ``t.shape``, ``t.size()``, ``t.stride()``,
+  ``t.numel()``, ``t.storage_offset()`` and ``torch.Size`` items.
+
+A value computed from such a value stays maybe dynamic (arithmetic, ``abs``/
+``min``/``max``/``sum``, packing, indexing, unpacking, loop targets, assignments,
+conditional expressions) until the code narrows it (:mod:`.reaching`).  Values are
+followed *depth*-wise: depth 0 is the value itself, depth 1 the items of a
+container (``shape: Sequence[int]``), and so on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, NamedTuple, Union
+
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    AssignmentExpr,
+    BytesExpr,
+    CallExpr,
+    CastExpr,
+    ComparisonExpr,
+    ConditionalExpr,
+    Decorator,
+    Expression,
+    FakeInfo,
+    FloatExpr,
+    FuncDef,
+    GeneratorExpr,
+    IndexExpr,
+    IntExpr,
+    ListComprehension,
+    ListExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OpExpr,
+    RefExpr,
+    SetComprehension,
+    SetExpr,
+    SliceExpr,
+    StarExpr,
+    StrExpr,
+    TupleExpr,
+    TypeAlias,
+    TypeInfo,
+    UnaryExpr,
+    Var,
+)
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    Overloaded,
+    TupleType,
+    Type,
+    TypeType,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+
+from ..constants import (
+    DEFAULT_DYNAMIC_CLASSES,
+    DYNAMIC_PYTHON_TYPES,
+    STATIC_BUILTIN_TYPES,
+    STATIC_NUMBER_CLASSES,
+)
+from ..number_table import table as _table
+from ..findings import Reason
+from .walk import walk as walk_tree
+from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
+
+if TYPE_CHECKING:
+    from ..config import ProxyTypesConfig
+    from .dynamic import Dynamic, DynamicClasses
+
+#: Depth marker: the value and its items at every depth (``Any``, no annotation).
+EVERY_DEPTH = -1
+_EVERY = frozenset({EVERY_DEPTH})
+_VALUE = frozenset({0})
+_ITEMS = frozenset({1})
+#: ``*args``/``**kwargs`` of unknown type: the tuple or dict itself is no number.
+_STAR_DEPTHS = frozenset({1, 2, 3})
+
+def _python_type_of(static_class: str) -> str:
+    """The Python number a static number class stands for: ``numbers.Integral`` is an
+    int, ``numbers.Real`` may be several ("number")."""
+    if static_class in STATIC_BUILTIN_TYPES:
+        return STATIC_BUILTIN_TYPES[static_class]
+    passing = [python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
+               if static_class in classes and python_type != "bool"]
+    return passing[0] if len(passing) == 1 else "number"
+
+
+#: The Python number each static number class stands for.
+_PYTHON_TYPE = {name: _python_type_of(name) for name in STATIC_NUMBER_CLASSES}
+#: The Python numbers a value declared as each Python number type may be (a bool
+#: passed for an int is left out: ``not isinstance(n, bool)`` is how code excludes them).
+_STANDS_FOR = {
+    "bool": frozenset({"bool"}),
+    "int": frozenset({"int"}),
+    "float": frozenset({"int", "float"}),
+    "complex": frozenset({"int", "float", "complex"}),
+    "number": frozenset({"int", "float", "complex", "bool"}),
+}
+#: torch's dynamic class for each Python number type (torch has no symbolic complex).
+_TORCH_NAME = {python_type: fullname.rpartition(".")[2]
+               for fullname, python_type in DYNAMIC_PYTHON_TYPES.items()
+               if fullname.startswith("torch.")}
+
+_TENSOR_BASES = frozenset({"torch._C.TensorBase", "torch._tensor.Tensor", "torch.Tensor"})
+_SIZE_CLASSES = frozenset({"torch._C.Size", "torch.Size"})
+#: Tensor methods that return one size (with a dimension argument) or all of them.
+_SIZE_METHODS = frozenset({"size", "stride", "sym_size", "sym_stride"})
+_ONE_SIZE_METHODS = frozenset({"numel", "sym_numel", "storage_offset", "sym_storage_offset"})
+
+_STATIC_GUARDS = frozenset({"proxy_types.is_static_number", "proxy_types._guards.is_static_number"})
+_DYNAMIC_GUARDS = frozenset(
+    {"proxy_types.is_dynamic_number", "proxy_types._guards.is_dynamic_number"})
+#: Calls whose result holds the same values as their first argument, one depth down
+#: (``max(shape)``) or at the same depth (``tuple(shape)``, ``abs(n)``).
+_ITEM_OF_ARGUMENT = frozenset({"builtins.min", "builtins.max", "builtins.sum"})
+_SAME_AS_ARGUMENT = frozenset({"builtins.abs", "builtins.tuple", "builtins.list",
+                               "builtins.sorted", "builtins.reversed", "builtins.set"})
+#: torch's symbolic helpers: the result is dynamic when an argument is.
+_SYMBOLIC_HELPERS = frozenset({"torch.sym_max", "torch.sym_min", "torch.sym_int",
+                               "torch.sym_float", "torch.sym_not", "torch.sym_ite",
+                               "torch.sym_sum"})
+
+TypeLookup = Callable[[Expression], Union[Type, None]]
+
+
+class Flow(NamedTuple):
+    """Why values derived from some source may be dynamic, and at which depths."""
+
+    dynamic: Dynamic
+    depths: frozenset[int]
+    python_type: str = "number"
+    #: False for a value of unknown type (``Any``, no annotation) that nothing has
+    #: shown to be a number yet (arithmetic or a comparison with a number literal does).
+    typed: bool = True
+
+    @property
+    def is_value(self) -> bool:
+        """True if the value itself (not only its items) may be dynamic."""
+        return 0 in self.depths or EVERY_DEPTH in self.depths
+
+    def may_stand_for(self, python_types: Collection[str]) -> bool:
+        """True if the dynamic numbers of this flow may stand for one of ``python_types``.
+
+        A parameter declared ``float`` also takes ints (and ``complex`` both), and
+        torch has no symbolic complex: ``isinstance(x, complex)`` sorts a torch flow
+        right whatever its declared type.
+        """
+        candidates = _STANDS_FOR[self.python_type]
+        if self.dynamic.kind == "torch":
+            candidates = candidates - {"complex"}
+        return not candidates.isdisjoint(python_types)
+
+    def deeper(self, steps: int) -> Flow | None:
+        """The flow of the values ``steps`` levels down (negative: packed into containers)."""
+        if EVERY_DEPTH in self.depths or steps == 0:
+            return self
+        depths = frozenset(depth - steps for depth in self.depths if depth - steps >= 0)
+        return self._replace(depths=depths) if depths else None
+
+
+def union(first: Flow | None, second: Flow | None) -> Flow | None:
+    """Both flows at once; the first one's reason is kept."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    depths = first.depths | second.depths
+    python_type = first.python_type if first.python_type == second.python_type else "number"
+    return first._replace(depths=_EVERY if EVERY_DEPTH in depths else depths,
+                          python_type=python_type, typed=first.typed or second.typed)
+
+
+class _Static:
+    """The value read was narrowed to a static number on every path to the read."""
+
+
+STATIC = _Static()
+
+
+class FunctionFacts:
+    """What one function's parameters and local names may hold (cached per function)."""
+
+    def __init__(self, analysis: FlowAnalysis, chain: list[FuncDef], tree: MypyFile | None,
+                 cacheable: bool) -> None:
+        self.function = chain[-1]
+        self.signature = self.function.type
+        self.traced = analysis.is_traced(chain, tree, complete=cacheable)
+        self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
+        self._analysis = analysis
+        self._walk: FunctionWalk | None = None
+
+    @property
+    def walk(self) -> FunctionWalk:
+        """The reaching definitions of the function's reads, worked out on first use."""
+        if self._walk is None:
+            self._walk = FunctionWalk(self.function, self._analysis.narrowing)
+        return self._walk
+
+    def is_static(self, expr: Expression) -> bool:
+        """True if ``expr`` reads a local name narrowed to a static number there."""
+        if not isinstance(expr, NameExpr):
+            return False
+        binding = self.walk.reads.get(expr)
+        return binding is not None and binding.static
+
+    def is_excluded(self, call: Expression) -> bool:
+        """True for an isinstance call the code excludes dynamic numbers from on purpose."""
+        return isinstance(call, CallExpr) and call in self.walk.excluded_calls
+
+
+class FlowAnalysis:
+    """The flow sources configured for a build, and the per-function facts about them."""
+
+    def __init__(self, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
+        self.dynamic = dynamic
+        self.symbolic_shapes = config.symbolic_shapes
+        self.migrating = bool(config.migrate_classes)
+        self.static_only_aliases = frozenset(config.static_only_aliases)
+        self._static_parameters = config.static_parameters
+        self._name_patterns = [entry for entry in config.traced_functions
+                               if not entry.startswith("@")]
+        self._decorator_patterns = [entry[1:] for entry in config.traced_functions
+                                    if entry.startswith("@")]
+        configured = [name for name in (*config.dynamic_number_classes, *config.migrate_classes)
+                      if name not in DEFAULT_DYNAMIC_CLASSES]
+        # A flow has no class of its own: it is shown as the first configured class.
+        self._configured_name = configured[0].rpartition(".")[2] if configured else ""
+        guarded = bool(configured) and all(name in dynamic.guarded for name in configured)
+        self._configured_kind = "guarded" if guarded else "silent"
+        # module -> (its tree, facts per function); a new tree (a re-check) starts afresh
+        self._facts: dict[str, tuple[MypyFile, dict[FuncDef, FunctionFacts]]] = {}
+        self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}
+
+    @property
+    def traces_functions(self) -> bool:
+        return bool(self._name_patterns or self._decorator_patterns)
+
+    # -- facts per function --------------------------------------------------------
+
+    def facts(self, chain: list[FuncDef], tree: MypyFile | None, *,
+              cacheable: bool = True) -> FunctionFacts:
+        """The facts of the innermost function of ``chain`` (outermost first).
+
+        Not ``cacheable`` while the semantic analyzer is still inside the function.
+        """
+        if not cacheable or tree is None:
+            return FunctionFacts(self, chain, tree, cacheable=False)
+        cached = self._facts.get(tree.fullname)
+        if cached is None or cached[0] is not tree:
+            cached = self._facts[tree.fullname] = (tree, {})
+        by_function = cached[1]
+        function = chain[-1]
+        facts = by_function.get(function)
+        if facts is None or facts.signature is not function.type:
+            facts = by_function[function] = FunctionFacts(self, chain, tree, cacheable=True)
+        return facts
+
+    def is_traced(self, chain: list[FuncDef], tree: MypyFile | None, *,
+                  complete: bool = True) -> bool:
+        """True if a function of ``chain`` matches ``traced_functions``: a nested
+        function runs while its traced parent does, so it is traced too.
+
+        Not ``complete`` while the semantic analyzer is still in ``tree``: later
+        decorators are not resolved yet, so what is found then is not kept.
+        """
+        if not self.traces_functions or not chain:
+            return False
+        qualified = chain[0].fullname
+        for depth, function in enumerate(chain):
+            if depth:
+                qualified = f"{qualified}.{function.name}"
+            if any(fnmatch.fnmatchcase(qualified, pattern) for pattern in self._name_patterns):
+                return True
+            if self._decorator_patterns and tree is not None:
+                for decorator in self._decorators_of(function, tree, complete):
+                    if any(fnmatch.fnmatchcase(decorator, pattern)
+                           for pattern in self._decorator_patterns):
+                        return True
+        return False
+
+    def _decorators_of(self, function: FuncDef, tree: MypyFile, complete: bool) -> list[str]:
+        cached = self._decorators.get(tree.fullname)
+        if not complete or cached is None or cached[0] is not tree:
+            found: dict[FuncDef, list[str]] = {}
+            for node in walk_tree(tree.defs, _is_statement_container):  # type: ignore[arg-type]
+                if isinstance(node, Decorator):
+                    found[node.func] = [name for name in map(_decorator_name, node.decorators)
+                                        if name]
+            if not complete:
+                return found.get(function, [])
+            cached = self._decorators[tree.fullname] = (tree, found)
+        return cached[1].get(function, [])
+
+    # -- sources -------------------------------------------------------------------
+
+    def parameter_flows(self, function: FuncDef) -> dict[str, Flow]:
+        """The parameters of traced ``function`` that may hold dynamic numbers."""
+        signature = function.type
+        arg_types: list[Type | None]
+        arguments = list(function.arguments)
+        if isinstance(signature, CallableType):
+            arg_types = list(signature.arg_types)
+        else:  # unannotated: mypy gives self (or cls) its class, everything else Any
+            if _is_method(function) and not function.is_static:
+                arguments = arguments[1:]
+            arg_types = [None] * len(arguments)
+        flows: dict[str, Flow] = {}
+        label = _function_label(function)
+        for argument, arg_type in zip(arguments, arg_types):
+            name = argument.variable.name
+            if any(fnmatch.fnmatchcase(name, pattern) for pattern in self._static_parameters):
+                continue  # static by the project's convention (dimension indices...)
+            found = _number_depths(arg_type)
+            if found is None:
+                continue
+            depths, python_type = found
+            if argument.kind in (ARG_STAR, ARG_STAR2):  # a tuple or dict of such values
+                depths = _STAR_DEPTHS if EVERY_DEPTH in depths else frozenset(
+                    depth + 1 for depth in depths)
+            reason = Reason("flow", f'parameter "{name}" of traced function "{label}" '
+                                    f"(line {function.line})")
+            typed = arg_type is not None and not isinstance(get_proper_type(arg_type), AnyType)
+            flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type, typed)
+        return flows
+
+    def flow_dynamic(self, python_type: str, reason: Reason) -> Dynamic:
+        """The dynamic number a flow-sourced value of ``python_type`` stands for."""
+        from .dynamic import Dynamic
+
+        if self._configured_name:
+            return Dynamic(self._configured_name, self._configured_kind, reason)
+        return Dynamic(_TORCH_NAME.get(python_type, "SymInt | SymFloat"), "torch", reason)
+
+    def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
+        from .dynamic import Dynamic
+
+        reason = Reason("shape", f'"{spelled}" is a tensor size, symbolic under dynamic '
+                                 "shapes (symbolic_shapes)")
+        return Flow(Dynamic("SymInt", "torch", reason), depths, "int")
+
+    # -- narrowing (for the walk) ----------------------------------------------------
+
+    def narrowing(self, check: Expression) -> tuple[set[str], set[str]]:
+        """(names static when ``check`` is true, names static when it is false)."""
+        if isinstance(check, ComparisonExpr):
+            return self._type_is_narrowing(check)
+        if not isinstance(check, CallExpr) or not isinstance(check.callee, RefExpr):
+            return set(), set()
+        if not check.args or not isinstance(check.args[0], NameExpr):
+            return set(), set()
+        name = check.args[0].name
+        callee = check.callee.fullname
+        if callee in _STATIC_GUARDS:
+            return {name}, set()
+        if callee in _DYNAMIC_GUARDS:
+            return set(), {name}
+        if callee != "builtins.isinstance" or len(check.args) != 2:
+            return set(), set()
+        classes = classes_named(check.args[1])
+        if classes is None:
+            return set(), set()
+        if self.static_only_aliases and _names_static_only_alias(
+                check.args[1], self.static_only_aliases):
+            return {name}, set()
+        if any(self.dynamic.is_dynamic_class(info) for info in classes):
+            return set(), {name}  # not the dynamic classes: a static value (or no number)
+        if not self.migrating and all(_static_when_instance(info) for info in classes):
+            return {name}, set()  # e.g. `isinstance(x, int)` is never true for a SymInt
+        return set(), set()
+
+    def _type_is_narrowing(self, check: ComparisonExpr) -> tuple[set[str], set[str]]:
+        """``type(x) is int`` (or ``==``) is true only for a static number."""
+        if len(check.operators) != 1 or check.operators[0] not in ("is", "=="):
+            return set(), set()
+        left, right = check.operands
+        if (isinstance(left, CallExpr) and isinstance(left.callee, RefExpr)
+                and left.callee.fullname == "builtins.type" and len(left.args) == 1
+                and isinstance(left.args[0], NameExpr) and isinstance(right, RefExpr)
+                and isinstance(right.node, TypeInfo)
+                and right.node.fullname in STATIC_NUMBER_CLASSES):
+            return {left.args[0].name}, set()
+        return set(), set()
+
+
+# -- evaluating expressions at a report site --------------------------------------------
+
+
+class Evaluator:
+    """Decides which flows reach an expression of one function."""
+
+    def __init__(self, analysis: FlowAnalysis, facts: FunctionFacts | None,
+                 lookup: TypeLookup) -> None:
+        self.analysis = analysis
+        self.facts = facts
+        self.lookup = lookup
+        self._done: dict[int, Flow | None] = {}
+        self._active: set[int] = set()
+
+    def value(self, expr: Expression, *, items_too: bool = False) -> Flow | _Static | None:
+        """The flow reaching ``expr`` itself (or, ``items_too``, its items); STATIC if the
+        code narrowed it."""
+        if self.facts is not None and self.facts.is_static(expr):
+            return STATIC
+        flow = self.flow(expr)
+        if flow is None or not (flow.is_value or (items_too and 1 in flow.depths)):
+            return None
+        return flow
+
+    def flow(self, expr: Expression) -> Flow | None:
+        key = id(expr)
+        if key in self._done:
+            return self._done[key]
+        if key in self._active:
+            return None  # a definition reached through itself (loops): nothing new
+        self._active.add(key)
+        try:
+            found = self._flow(expr)
+        finally:
+            self._active.discard(key)
+        self._done[key] = found
+        return found
+
+    def _flow(self, expr: Expression) -> Flow | None:
+        if isinstance(expr, NameExpr):
+            return self._name(expr)
+        if isinstance(expr, OpExpr):
+            combined = union(self.flow(expr.left), self.flow(expr.right))
+            if combined is not None and expr.op not in ("and", "or") and (
+                    _is_number_literal(expr.left) or _is_number_literal(expr.right)):
+                combined = combined._replace(typed=True)  # `x + 1`: x is a number
+            return combined
+        if isinstance(expr, UnaryExpr):
+            return None if expr.op == "not" else self.flow(expr.expr)
+        if isinstance(expr, ComparisonExpr):
+            if any(op in ("is", "is not", "in", "not in") for op in expr.operators) or any(
+                    isinstance(operand, (StrExpr, BytesExpr)) for operand in expr.operands):
+                return None  # identity, membership, or `padding == "same"`: no number compared
+            literal = any(_is_number_literal(operand) for operand in expr.operands)
+            for operand in expr.operands:
+                compared = self.flow(operand)
+                if compared is not None and compared.is_value:
+                    return compared._replace(depths=_VALUE, python_type="bool",
+                                             typed=compared.typed or literal)
+            return None
+        if isinstance(expr, IndexExpr):
+            return self._index(expr)
+        if isinstance(expr, MemberExpr):
+            return self._typed_as_size(expr)
+        if isinstance(expr, CallExpr):
+            return self._call(expr)
+        if isinstance(expr, (TupleExpr, ListExpr, SetExpr)):
+            found: Flow | None = None
+            for item in expr.items:
+                if isinstance(item, StarExpr):
+                    found = union(found, self.flow(item.expr))
+                else:
+                    item_flow = self.flow(item)
+                    found = union(found, item_flow.deeper(-1) if item_flow else None)
+            return found
+        if isinstance(expr, (ListComprehension, SetComprehension)):
+            return self._generated(expr.generator)
+        if isinstance(expr, GeneratorExpr):
+            return self._generated(expr)
+        if isinstance(expr, ConditionalExpr):
+            return union(self.flow(expr.if_expr), self.flow(expr.else_expr))
+        if isinstance(expr, (AssignmentExpr, CastExpr)):
+            return self.flow(expr.value if isinstance(expr, AssignmentExpr) else expr.expr)
+        if isinstance(expr, StarExpr):
+            return self.flow(expr.expr)
+        return None
+
+    def _generated(self, expr: GeneratorExpr) -> Flow | None:
+        element = self.flow(expr.left_expr)
+        return element.deeper(-1) if element is not None else None
+
+    def _name(self, expr: NameExpr) -> Flow | None:
+        facts = self.facts
+        binding = facts.walk.reads.get(expr) if facts is not None else None
+        if binding is not None and binding.static:
+            return None
+        found = self._binding(binding) if binding is not None else None
+        return found or self._typed_as_size(expr)
+
+    def _binding(self, binding: Binding) -> Flow | None:
+        found: Flow | None = None
+        for definition in binding.definitions:
+            if isinstance(definition, Param):
+                assert self.facts is not None
+                found = union(found, self.facts.params.get(definition.name))
+            elif isinstance(definition, Assigned):
+                value = self.flow(definition.expr)
+                found = union(found, value.deeper(definition.depth) if value else None)
+            elif isinstance(definition, Augmented):
+                found = union(found, union(self.flow(definition.expr),
+                                           self._binding(definition.before)))
+        return found
+
+    def _index(self, expr: IndexExpr) -> Flow | None:
+        base = self.flow(expr.base)
+        if base is None:
+            return None
+        if isinstance(expr.index, SliceExpr):
+            return base  # a slice holds the same kind of items
+        return base.deeper(1)
+
+    def _call(self, expr: CallExpr) -> Flow | None:
+        callee = expr.callee
+        if isinstance(callee, MemberExpr) and self.analysis.symbolic_shapes:
+            found = self._size_call(expr, callee)
+            if found is not None:
+                return found
+        if not isinstance(callee, RefExpr) or not expr.args:
+            return None
+        name = callee.fullname
+        if name in _SAME_AS_ARGUMENT:
+            return self.flow(expr.args[0])
+        if name in _ITEM_OF_ARGUMENT:
+            if len(expr.args) == 1 or name == "builtins.sum":
+                items = self.flow(expr.args[0])
+                first = items.deeper(1) if items is not None else None
+                return union(first, self.flow(expr.args[1]) if len(expr.args) > 1 else None)
+            found = None
+            for argument in expr.args:
+                found = union(found, self.flow(argument))
+            return found
+        if name in _SYMBOLIC_HELPERS:
+            found = None
+            for argument in expr.args:
+                argument_flow = self.flow(argument)
+                if argument_flow is not None and not argument_flow.is_value:
+                    argument_flow = argument_flow.deeper(1)  # sym_sum(list)
+                found = union(found, argument_flow)
+            return found
+        return None  # to_static(), len() and any other call: a new value
+
+    def _size_call(self, expr: CallExpr, callee: MemberExpr) -> Flow | None:
+        method = callee.name
+        if method not in _SIZE_METHODS and method not in _ONE_SIZE_METHODS:
+            return None
+        receiver = self.lookup(callee.expr)
+        if receiver is None or not _has_base(receiver, _TENSOR_BASES | _SIZE_CLASSES):
+            return None
+        one = method in _ONE_SIZE_METHODS or bool(expr.args)
+        return self.analysis.shape_flow(_spelled(expr), _VALUE if one else _ITEMS)
+
+    def _typed_as_size(self, expr: Expression) -> Flow | None:
+        """``t.shape``, or any name or attribute typed ``torch.Size``."""
+        if not self.analysis.symbolic_shapes:
+            return None
+        typ = self.lookup(expr)
+        if typ is None or not _has_base(typ, _SIZE_CLASSES):
+            return None
+        return self.analysis.shape_flow(_spelled(expr), _ITEMS)
+
+
+# -- types ------------------------------------------------------------------------------
+
+
+def _number_depths(typ: Type | None, depth: int = 0) -> tuple[frozenset[int], str] | None:
+    """Depths at which a value of declared type ``typ`` holds static numbers (None: none).
+
+    ``None`` (no annotation) and ``Any`` may hold anything at any depth.
+    """
+    if typ is None:
+        return _EVERY, "number"
+    if depth > 4:
+        return None
+    proper = get_proper_type(typ)
+    if isinstance(proper, AnyType):
+        return _EVERY, "number"
+    if isinstance(proper, LiteralType):
+        return None  # a literal is a static value
+    if isinstance(proper, Instance):
+        python_type = _PYTHON_TYPE.get(proper.type.fullname)
+        if python_type is not None:
+            return (_VALUE, python_type) if proper.last_known_value is None else None
+        if proper.type.fullname in ("builtins.str", "builtins.bytes"):
+            return None
+        args = list(proper.args)
+        if not args and proper.type.tuple_type is not None:
+            args = [proper.type.tuple_type]  # torch.Size is a tuple[int, ...]
+        return _join([_shifted(_number_depths(arg, depth + 1)) for arg in args])
+    if isinstance(proper, TupleType):
+        return _join([_shifted(_number_depths(item, depth + 1)) for item in proper.items])
+    if isinstance(proper, UnionType):
+        return _join([_number_depths(item, depth + 1) for item in proper.items])
+    if isinstance(proper, TypeVarType):
+        return _join([_number_depths(item, depth + 1)
+                      for item in [proper.upper_bound, *proper.values]])
+    return None
+
+
+def _shifted(found: tuple[frozenset[int], str] | None) -> tuple[frozenset[int], str] | None:
+    if found is None or EVERY_DEPTH in found[0]:
+        return found
+    return frozenset(depth + 1 for depth in found[0]), found[1]
+
+
+def _join(parts: list[tuple[frozenset[int], str] | None]) -> tuple[frozenset[int], str] | None:
+    present = [part for part in parts if part is not None]
+    if not present:
+        return None
+    depths = frozenset().union(*(part[0] for part in present))
+    types = {part[1] for part in present}
+    return (_EVERY if EVERY_DEPTH in depths else depths,
+            types.pop() if len(types) == 1 else "number")
+
+
+def _has_base(typ: Type, fullnames: frozenset[str]) -> bool:
+    proper = get_proper_type(typ)
+    if isinstance(proper, TupleType):
+        proper = proper.partial_fallback
+    return isinstance(proper, Instance) and any(
+        base.fullname in fullnames for base in proper.type.mro)
+
+
+def classes_named(expr: Expression) -> list[TypeInfo] | None:
+    """The classes an isinstance classes argument names, from semantic analysis alone."""
+    if isinstance(expr, (TupleExpr, ListExpr)):
+        found: list[TypeInfo] = []
+        for item in expr.items:
+            part = classes_named(item)
+            if part is None:
+                return None
+            found += part
+        return found
+    if isinstance(expr, OpExpr) and expr.op == "|":
+        left, right = classes_named(expr.left), classes_named(expr.right)
+        return None if left is None or right is None else left + right
+    if not isinstance(expr, RefExpr):
+        return None
+    node = expr.node
+    if isinstance(node, TypeInfo):
+        return [node]
+    if isinstance(node, TypeAlias):
+        return _classes_of_type(node.target)
+    if isinstance(node, Var) and node.type is not None:
+        return _classes_of_type(node.type, objects=True)
+    return None
+
+
+def _classes_of_type(typ: Type, objects: bool = False) -> list[TypeInfo] | None:
+    proper = get_proper_type(typ)
+    if objects and isinstance(proper, TypeType):
+        return _classes_of_type(proper.item)
+    if objects and isinstance(proper, (CallableType, Overloaded)) and proper.is_type_obj():
+        return [proper.type_object()]
+    if isinstance(proper, Instance) and not objects:
+        return [proper.type]
+    parts: list[Type] | None = None
+    if isinstance(proper, UnionType):
+        parts = list(proper.items)
+    elif isinstance(proper, TupleType) and objects:
+        parts = list(proper.items)
+    if parts is None:
+        return None
+    found: list[TypeInfo] = []
+    for part in parts:
+        classes = _classes_of_type(part, objects)
+        if classes is None:
+            return None
+        found += classes
+    return found
+
+
+def _static_when_instance(info: TypeInfo) -> bool:
+    """True if an instance of ``info`` is a static number (``isinstance(x, int)``: x is one).
+
+    Not for other classes: ``isinstance(shape, list)`` says nothing of its items.
+    """
+    return info.fullname in STATIC_NUMBER_CLASSES
+
+
+def _names_static_only_alias(expr: Expression, aliases: frozenset[str]) -> bool:
+    """True if ``expr`` (a classes argument) names a ``static_only_aliases`` entry."""
+    if isinstance(expr, (TupleExpr, ListExpr)):
+        return any(_names_static_only_alias(item, aliases) for item in expr.items)
+    if isinstance(expr, OpExpr) and expr.op == "|":
+        return (_names_static_only_alias(expr.left, aliases)
+                or _names_static_only_alias(expr.right, aliases))
+    return isinstance(expr, RefExpr) and expr.fullname in aliases
+
+
+def names_static_only_alias(expr: Expression, aliases: frozenset[str]) -> bool:
+    """Public form of :func:`_names_static_only_alias` for the isinstance check."""
+    return bool(aliases) and _names_static_only_alias(expr, aliases)
+
+
+# -- small helpers ---------------------------------------------------------------------
+
+
+def _decorator_name(decorator: Expression) -> str:
+    """``pkg.mod.deco`` for ``@deco``, ``@deco(...)`` and ``@pkg.mod.deco(...)``."""
+    if isinstance(decorator, CallExpr):
+        decorator = decorator.callee
+    return decorator.fullname if isinstance(decorator, RefExpr) else ""
+
+
+def _is_statement_container(node: object) -> bool:
+    from mypy.nodes import Block, Statement
+
+    return isinstance(node, (Block, Statement))
+
+
+def _is_method(function: FuncDef) -> bool:
+    return not isinstance(function.info, FakeInfo)
+
+
+def _function_label(function: FuncDef) -> str:
+    """``Class.method`` or ``function``, as users call it."""
+    if _is_method(function):
+        return f"{function.info.name}.{function.name}"
+    return function.name
+
+
+def _is_number_literal(expr: Expression) -> bool:
+    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
+        expr = expr.expr
+    return isinstance(expr, (IntExpr, FloatExpr))
+
+
+def _spelled(expr: Expression) -> str:
+    """A short source-like spelling of a size expression (``x.shape``, ``t.size(0)``)."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        return f"{_spelled(expr.expr)}.{expr.name}"
+    if isinstance(expr, CallExpr):
+        arguments = ", ".join(_spelled(argument) for argument in expr.args)
+        return f"{_spelled(expr.callee)}({arguments})"
+    if isinstance(expr, IntExpr):
+        return str(expr.value)
+    if isinstance(expr, UnaryExpr) and expr.op == "-":
+        return f"-{_spelled(expr.expr)}"
+    if isinstance(expr, IndexExpr):
+        return f"{_spelled(expr.base)}[{_spelled(expr.index)}]"
+    return "..."

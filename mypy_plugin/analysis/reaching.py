@@ -1,0 +1,511 @@
+"""Which definitions of a local name reach each place it is read, inside one function.
+
+A syntactic walk over a function body (no types needed, so its result can be
+cached for the function): for every read of a local name it records the
+assignments, loop targets and parameters that may have produced the value read
+there, and whether the code has narrowed the name to a static number on every
+path to it (``is_static_number(x)``, the true branch of ``isinstance(x, int)``,
+the rest of a function after ``if isinstance(x, SymInt): return``).  It also
+records ``isinstance`` calls the code excludes dynamic numbers from on purpose
+(``isinstance(x, int) and not isinstance(x, SymInt)``).
+
+What the definitions *mean* (whether a value is a dynamic number) is decided
+later, at a report site, by :mod:`.flow`, when mypy knows the types involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import NamedTuple, Union
+
+from mypy.nodes import (
+    LDEF,
+    AssertStmt,
+    AssignmentExpr,
+    AssignmentStmt,
+    Block,
+    BreakStmt,
+    CallExpr,
+    ClassDef,
+    ComparisonExpr,
+    ConditionalExpr,
+    ContinueStmt,
+    Decorator,
+    DelStmt,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IfStmt,
+    Import,
+    ImportAll,
+    ImportFrom,
+    LambdaExpr,
+    ListExpr,
+    MatchStmt,
+    NameExpr,
+    OpExpr,
+    OperatorAssignmentStmt,
+    OverloadedFuncDef,
+    RaiseStmt,
+    RefExpr,
+    ReturnStmt,
+    StarExpr,
+    Statement,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+)
+
+from .walk import everywhere, walk as walk_tree
+
+
+class Param(NamedTuple):
+    """The value a parameter had on entry."""
+
+    name: str
+
+
+class Assigned(NamedTuple):
+    """The value of ``expr``, taken ``depth`` items deep (``a, b = shape``: depth 1)."""
+
+    expr: Expression
+    depth: int
+
+
+class Augmented(NamedTuple):
+    """``x op= expr``: the value of ``expr`` combined with what ``x`` held before."""
+
+    expr: Expression
+    before: Binding
+
+
+class Unknown(NamedTuple):
+    """A value this walk does not follow (``with ... as x``, ``except E as x``, imports)."""
+
+
+Definition = Union[Param, Assigned, Augmented, Unknown]
+UNKNOWN = Unknown()
+
+
+class Binding(NamedTuple):
+    """What a name may hold at one place: its reaching definitions, and whether the
+    code narrowed it to a static number on every path there."""
+
+    definitions: frozenset[Definition]
+    static: bool = False
+
+
+Env = dict[str, Binding]
+
+#: What a check in a condition (a call such as ``isinstance(x, int)``, or a comparison
+#: such as ``type(x) is int``) tells about a name: (names static when the check is
+#: true, names static when it is false).
+Narrowing = Callable[[Expression], tuple[set[str], set[str]]]
+
+
+class FunctionWalk:
+    """The reaching definitions of every local-name read in one function body."""
+
+    def __init__(self, function: FuncDef, narrowing: Narrowing) -> None:
+        self.function = function
+        self.narrowing = narrowing
+        #: Each read of a local name -> what it may hold there.
+        self.reads: dict[NameExpr, Binding] = {}
+        #: isinstance calls whose dynamic numbers the surrounding code excludes on purpose.
+        self.excluded_calls: set[CallExpr] = set()
+        self._loops: list[tuple[list[Env], list[Env]]] = []  # (breaks, continues) per loop
+        env: Env = {
+            argument.variable.name: Binding(frozenset({Param(argument.variable.name)}))
+            for argument in function.arguments
+        }
+        self._block(function.body, env)
+
+    # -- statements -----------------------------------------------------------------
+
+    def _block(self, block: Block, env: Env | None) -> Env | None:
+        for statement in block.body:
+            if env is None:
+                return None  # unreachable: mypy does not check it either
+            env = self._statement(statement, env)
+        return env
+
+    def _statement(self, node: Statement, env: Env) -> Env | None:
+        if isinstance(node, AssignmentStmt):
+            self._expression(node.rvalue, env)
+            env = dict(env)
+            for target in node.lvalues:
+                self._bind(target, node.rvalue, 0, env)
+            return env
+        if isinstance(node, OperatorAssignmentStmt):
+            self._expression(node.rvalue, env)
+            self._expression(node.lvalue, env)
+            env = dict(env)
+            if isinstance(node.lvalue, NameExpr) and _is_local(node.lvalue):
+                name = node.lvalue.name
+                before = env.get(name, Binding(frozenset({UNKNOWN})))
+                env[name] = Binding(frozenset({Augmented(node.rvalue, before)}))
+            return env
+        if isinstance(node, ExpressionStmt):
+            self._expression(node.expr, env)
+            return env
+        if isinstance(node, IfStmt):
+            return self._if(node, env)
+        if isinstance(node, (ReturnStmt, RaiseStmt)):
+            for part in _parts(node):
+                self._expression(part, env)
+            return None
+        if isinstance(node, AssertStmt):
+            self._expression(node.expr, env)
+            if node.msg is not None:
+                self._expression(node.msg, env)
+            return self._narrowed(node.expr, env, True)
+        if isinstance(node, ForStmt):
+            return self._for(node, env)
+        if isinstance(node, WhileStmt):
+            return self._while(node, env)
+        if isinstance(node, TryStmt):
+            return self._try(node, env)
+        if isinstance(node, WithStmt):
+            for expr in node.expr:
+                self._expression(expr, env)
+            env = dict(env)
+            for bound in node.target:
+                if bound is not None:
+                    self._bind_unknown(bound, env)
+            return self._block(node.body, env)
+        if isinstance(node, Block):
+            return self._block(node, env)
+        if isinstance(node, BreakStmt):
+            if self._loops:
+                self._loops[-1][0].append(env)
+            return None
+        if isinstance(node, ContinueStmt):
+            if self._loops:
+                self._loops[-1][1].append(env)
+            return None
+        if isinstance(node, MatchStmt):
+            return self._match(node, env)
+        if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, ClassDef)):
+            # A nested function or class is walked on its own when mypy checks it.
+            env = dict(env)
+            name = node.name
+            env[name] = Binding(frozenset({UNKNOWN}))
+            if isinstance(node, Decorator):
+                for decorator in node.decorators:
+                    self._expression(decorator, env)
+            return env
+        if isinstance(node, (Import, ImportFrom, ImportAll)):
+            return self._imported(node, env)
+        if isinstance(node, DelStmt):
+            self._expression(node.expr, env)
+            env = dict(env)
+            self._bind_unknown(node.expr, env)
+            return env
+        # pass, global, nonlocal, type aliases...: no values of interest
+        for part in _parts(node):
+            self._expression(part, env)
+        return env
+
+    def _if(self, node: IfStmt, env: Env) -> Env | None:
+        ends: list[Env | None] = []
+        current: Env | None = env
+        for condition, body in zip(node.expr, node.body):
+            assert current is not None
+            self._expression(condition, current)
+            ends.append(self._block(body, self._narrowed(condition, current, True)))
+            current = self._narrowed(condition, current, False)
+        if node.else_body is not None:
+            ends.append(self._block(node.else_body, current))
+        else:
+            ends.append(current)
+        return merge(ends)
+
+    def _for(self, node: ForStmt, env: Env) -> Env | None:
+        self._expression(node.expr, env)
+
+        def enter(head: Env) -> Env:
+            inside = dict(head)
+            self._bind_iteration(node.index, node.expr, inside)
+            return inside
+
+        head, breaks = self._loop(env, enter, node.body)
+        after: Env | None = head
+        if node.else_body is not None:
+            after = self._block(node.else_body, dict(head))
+        return merge([after, *breaks])
+
+    def _while(self, node: WhileStmt, env: Env) -> Env | None:
+        self._expression(node.expr, env)
+
+        def enter(head: Env) -> Env:
+            self._expression(node.expr, head)
+            return self._narrowed(node.expr, head, True)
+
+        head, breaks = self._loop(env, enter, node.body)
+        after: Env | None = self._narrowed(node.expr, head, False)
+        if node.else_body is not None:
+            after = self._block(node.else_body, self._narrowed(node.expr, head, False))
+        return merge([after, *breaks])
+
+    def _loop(
+        self, env: Env, enter: Callable[[Env], Env], body: Block
+    ) -> tuple[Env, list[Env]]:
+        """The names at the loop head once the body's definitions have flowed back,
+        and at each ``break``."""
+        head = env
+        breaks: list[Env] = []
+        for _ in range(3):  # definitions only grow; two rounds settle nearly every loop
+            self._loops.append(([], []))
+            end = self._block(body, enter(head))
+            breaks, continues = self._loops.pop()
+            new_head = merge([head, end, *continues])
+            if new_head is None or new_head == head:
+                break
+            head = new_head
+        return head, breaks
+
+    def _try(self, node: TryStmt, env: Env) -> Env | None:
+        end = self._block(node.body, dict(env))
+        # A handler may start anywhere in the body: before it or after it, roughly.
+        start = merge([env, end]) or env
+        ends: list[Env | None] = []
+        for kind, var, handler in zip(node.types, node.vars, node.handlers):
+            if kind is not None:
+                self._expression(kind, start)
+            handler_env = dict(start)
+            if var is not None:
+                handler_env[var.name] = Binding(frozenset({UNKNOWN}))
+            ends.append(self._block(handler, handler_env))
+        if node.else_body is not None and end is not None:
+            end = self._block(node.else_body, end)
+        ends.append(end)
+        after = merge(ends)
+        if node.finally_body is not None:
+            finally_end = self._block(node.finally_body, dict(after or start))
+            return finally_end if after is not None else None
+        return after
+
+    def _match(self, node: MatchStmt, env: Env) -> Env | None:
+        self._expression(node.subject, env)
+        ends: list[Env | None] = []
+        for pattern, guard, body in zip(node.patterns, node.guards, node.bodies):
+            case = dict(env)
+            for captured in walk_tree(pattern, everywhere):
+                if isinstance(captured, NameExpr):
+                    case[captured.name] = Binding(frozenset({UNKNOWN}))
+            if guard is not None:
+                self._expression(guard, case)
+                case = self._narrowed(guard, case, True)
+            ends.append(self._block(body, case))
+        ends.append(env)  # no case matched
+        return merge(ends)
+
+    def _imported(self, node: Import | ImportFrom | ImportAll, env: Env) -> Env:
+        env = dict(env)
+        if isinstance(node, Import):
+            names = [(alias or module).partition(".")[0] for module, alias in node.ids]
+        elif isinstance(node, ImportFrom):
+            names = [alias or name for name, alias in node.names]
+        else:
+            names = []
+        for name in names:
+            env[name] = Binding(frozenset({UNKNOWN}))
+        return env
+
+    # -- binding names -----------------------------------------------------------------
+
+    def _bind(self, target: Expression, value: Expression, depth: int, env: Env) -> None:
+        """Bind ``target`` to ``value`` taken ``depth`` items deep."""
+        if isinstance(target, NameExpr):
+            if _is_local(target):
+                env[target.name] = Binding(frozenset({Assigned(value, depth)}))
+            return
+        if isinstance(target, (TupleExpr, ListExpr)):
+            items = target.items
+            if depth == 0 and isinstance(value, (TupleExpr, ListExpr)) and len(
+                value.items) == len(items) and not any(
+                    isinstance(item, StarExpr) for item in (*items, *value.items)):
+                for item, item_value in zip(items, value.items):
+                    self._bind(item, item_value, 0, env)
+                return
+            for item in items:
+                if isinstance(item, StarExpr):
+                    self._bind(item.expr, value, depth, env)  # a list of the same items
+                else:
+                    self._bind(item, value, depth + 1, env)
+            return
+        if isinstance(target, StarExpr):
+            self._bind(target.expr, value, depth, env)
+            return
+        self._expression(target, env)  # obj.attr = v, xs[i] = v: reads obj, xs and i
+
+    def _bind_iteration(self, target: Expression, iterable: Expression, env: Env) -> None:
+        """Bind a loop or comprehension target to the items of ``iterable``."""
+        if isinstance(iterable, CallExpr) and isinstance(iterable.callee, RefExpr) and isinstance(
+                target, (TupleExpr, ListExpr)):
+            callee = iterable.callee.fullname
+            if callee == "builtins.enumerate" and iterable.args and len(target.items) == 2:
+                self._bind_unknown(target.items[0], env)  # the count is a plain int
+                self._bind_iteration(target.items[1], iterable.args[0], env)
+                return
+            if callee == "builtins.zip" and len(iterable.args) == len(target.items):
+                for item, source in zip(target.items, iterable.args):
+                    self._bind_iteration(item, source, env)
+                return
+        self._bind(target, iterable, 1, env)
+
+    def _bind_unknown(self, target: Expression, env: Env) -> None:
+        for node in walk_tree(target, everywhere):
+            if isinstance(node, NameExpr) and _is_local(node):
+                env[node.name] = Binding(frozenset({UNKNOWN}))
+
+    # -- expressions -------------------------------------------------------------------
+
+    def _expression(self, expr: Expression, env: Env) -> None:
+        """Record the reads in ``expr`` (evaluated with ``env``), honouring ``and``/``or``,
+        conditional expressions, comprehensions, lambdas and ``:=``."""
+        if isinstance(expr, NameExpr):
+            binding = env.get(expr.name)
+            if binding is not None and _is_local(expr):
+                self.reads[expr] = binding
+            return
+        if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+            self._expression(expr.left, env)
+            right_env = self._narrowed(expr.left, env, expr.op == "and")
+            self._expression(expr.right, right_env)
+            if expr.op == "and":
+                self._exclude_on_purpose(expr)
+            return
+        if isinstance(expr, ConditionalExpr):
+            self._expression(expr.cond, env)
+            self._expression(expr.if_expr, self._narrowed(expr.cond, env, True))
+            self._expression(expr.else_expr, self._narrowed(expr.cond, env, False))
+            return
+        if isinstance(expr, (GeneratorExpr, DictionaryComprehension)):
+            self._comprehension(expr, env)
+            return
+        if isinstance(expr, LambdaExpr):
+            inner = dict(env)
+            for argument in expr.arguments:
+                inner[argument.variable.name] = Binding(frozenset({UNKNOWN}))
+            self._block(expr.body, inner)
+            return
+        if isinstance(expr, AssignmentExpr):
+            self._expression(expr.value, env)
+            if _is_local(expr.target):
+                env[expr.target.name] = Binding(frozenset({Assigned(expr.value, 0)}))
+            return
+        for child in _children(expr):
+            if isinstance(child, Expression):
+                self._expression(child, env)
+
+    def _comprehension(self, expr: GeneratorExpr | DictionaryComprehension, env: Env) -> None:
+        inner = dict(env)
+        for index, sequence, conditions in zip(expr.indices, expr.sequences, expr.condlists):
+            self._expression(sequence, inner)
+            self._bind_iteration(index, sequence, inner)
+            for condition in conditions:
+                self._expression(condition, inner)
+                inner = self._narrowed(condition, inner, True)
+        if isinstance(expr, GeneratorExpr):
+            self._expression(expr.left_expr, inner)
+        else:
+            for part in (expr.key, expr.value):
+                if part is not None:
+                    self._expression(part, inner)
+
+    # -- narrowing ---------------------------------------------------------------------
+
+    def _narrowed(self, condition: Expression, env: Env, outcome: bool) -> Env:
+        """``env`` where ``condition`` evaluated to ``outcome``."""
+        static = self._static_when(condition, outcome)
+        if not static:
+            return env
+        narrowed = dict(env)
+        for name in static:
+            binding = narrowed.get(name)
+            if binding is not None:
+                narrowed[name] = binding._replace(static=True)
+        return narrowed
+
+    def _static_when(self, condition: Expression, outcome: bool) -> set[str]:
+        """Names that hold a static number whenever ``condition`` is ``outcome``."""
+        if isinstance(condition, UnaryExpr) and condition.op == "not":
+            return self._static_when(condition.expr, not outcome)
+        if isinstance(condition, OpExpr) and condition.op in ("and", "or"):
+            left = self._static_when(condition.left, outcome)
+            right = self._static_when(condition.right, outcome)
+            # `a and b` true: both true; false: either false (only what both tell).
+            both = (condition.op == "and") == outcome
+            return left | right if both else left & right
+        if isinstance(condition, AssignmentExpr):
+            return self._static_when(condition.value, outcome)
+        if isinstance(condition, (CallExpr, ComparisonExpr)):
+            when_true, when_false = self.narrowing(condition)
+            return when_true if outcome else when_false
+        return set()
+
+    def _exclude_on_purpose(self, expr: OpExpr) -> None:
+        """``isinstance(x, int) and not isinstance(x, SymInt)``: the first check is meant."""
+        excluded_later = self._static_when(expr.right, True)
+        if not excluded_later:
+            return
+        for conjunct in _conjuncts(expr.left):
+            if isinstance(conjunct, CallExpr) and conjunct.args and isinstance(
+                    conjunct.args[0], NameExpr) and conjunct.args[0].name in excluded_later:
+                self.excluded_calls.add(conjunct)
+
+
+def merge(envs: Iterable[Env | None]) -> Env | None:
+    """What each name may hold where the paths ending in ``envs`` meet (None: no path)."""
+    live = [env for env in envs if env is not None]
+    if not live:
+        return None
+    if len(live) == 1:
+        return live[0]
+    merged: Env = {}
+    for env in live:
+        for name, binding in env.items():
+            seen = merged.get(name)
+            if seen is None:
+                merged[name] = binding
+            elif seen != binding:
+                merged[name] = Binding(seen.definitions | binding.definitions,
+                                       seen.static and binding.static)
+    # A name unbound on some path keeps the bindings of the others; the static flag
+    # must hold on every path that binds it, which the loop above already requires.
+    return merged
+
+
+def _is_local(expr: Expression) -> bool:
+    return isinstance(expr, NameExpr) and expr.kind == LDEF
+
+
+def _conjuncts(expr: Expression) -> list[Expression]:
+    if isinstance(expr, OpExpr) and expr.op == "and":
+        return [*_conjuncts(expr.left), *_conjuncts(expr.right)]
+    return [expr]
+
+
+def _parts(node: Statement) -> list[Expression]:
+    return [child for child in _children(node) if isinstance(child, Expression)]
+
+
+def _children(node: object) -> list[object]:
+    """The direct child nodes of ``node`` (expressions, blocks...), in source order."""
+    found: list[object] = []
+    for child in walk_tree(node, lambda _: False):  # type: ignore[arg-type]
+        if child is not node:
+            found.append(child)
+    return found
+
+
+__all__ = [
+    "Assigned", "Augmented", "Binding", "Definition", "FunctionWalk", "Param", "Unknown",
+    "UNKNOWN", "merge",
+]
