@@ -304,7 +304,7 @@ class _Site:
     @cached_property
     def tree(self) -> MypyFile | None:
         if isinstance(self.api, SemanticAnalyzer):
-            return self.api.cur_mod_node
+            return compat.analyzed_module(self.api)
         return current_file(self.api)
 
     @property

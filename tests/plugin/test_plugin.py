@@ -7,12 +7,10 @@ that code on its line whose message contains ``text``; every other error fails.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from mypy.version import __version__ as mypy_version
 from tests.plugin.cases_harness import (
     CASES,
     GROUPS,
+    TORCH_GROUPS,
     Actual,
     Expected,
     actual_errors,
@@ -32,7 +31,6 @@ from tests.plugin.cases_harness import (
     mismatches,
     run_group,
 )
-from mypy_plugin import _mypy_compat as compat
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from pathlib import Path
 
 import mypy.nodes
 import mypy.patterns

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-import proxy_types
 from proxy_types import (
     Audit,
     AuditRecord,

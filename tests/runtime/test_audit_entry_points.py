@@ -223,7 +223,7 @@ def test_the_installed_wheel_loads_the_plugin_and_the_command(tmp_path: Path) ->
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (tmp_path / "dist").glob("proxy_types-*.whl")
     entry_points = zipfile.ZipFile(wheel).read(
-        f"proxy_types-0.1.0.dist-info/entry_points.txt").decode()
+        "proxy_types-0.1.0.dist-info/entry_points.txt").decode()
     assert "[pytest11]\nproxy_types = proxy_types._pytest_plugin" in entry_points
     target = tmp_path / "site"
     installed = subprocess.run(
