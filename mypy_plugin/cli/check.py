@@ -23,6 +23,7 @@ from .common import (
     without_severity,
 )
 from .project_config import ChosenConfig, choose_config
+from .runtime_report import RuntimeJoin
 from .project_config import (
     OWN_CONFIG_NAMES,
     SHARED_CONFIG_NAMES,
@@ -101,6 +102,8 @@ class CheckResult:
     warnings: list[str] = field(default_factory=list)
     #: Files mypy had to check again because their cached errors came without reports.
     rechecked: list[str] = field(default_factory=list)
+    #: With ``--runtime-report``: what a runtime audit confirmed, and saw alone.
+    runtime: RuntimeJoin | None = None
 
 
 def int_or_none(value: object) -> int | None:

@@ -13,6 +13,7 @@ from .check import run_check
 from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
 from .report import RENDERERS, tool_version
+from .runtime_report import join, read_runtime_report
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -37,6 +38,9 @@ def build_parser() -> ArgumentParser:
     check.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
     check.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     check.add_argument("--cache-dir", metavar="DIR", help="mypy cache directory")
+    check.add_argument("--runtime-report", metavar="FILE",
+                       help="a runtime audit's JSON report: mark the findings it confirmed "
+                            "and list what it alone saw")
     check.add_argument("--min-confidence", choices=LEVELS, default="any",
                        help="report plugin findings only when the value is declared dynamic "
                             "(declared), also when it flows from a traced value, a symbolic "
@@ -65,8 +69,15 @@ def command_check(options: argparse.Namespace) -> int:
         if config is not None:
             raise CommandLineError("--config and --default-config exclude each other")
         config = str(DEFAULT_CONFIG)
+    records = None if options.runtime_report is None else read_runtime_report(
+        options.runtime_report)  # before mypy runs: a bad report costs no check
     result = with_min_confidence(run_check(options.paths, config, options.cache_dir),
                                  options.min_confidence)
+    if records is not None:
+        result.runtime = join({(f.file, f.line) for f in result.findings
+                               if f.is_plugin_finding}, records)
+        if result.exit_status == EXIT_CLEAN and result.runtime.runtime_only:
+            result.exit_status = 1  # the audit saw merges the plugin did not
     report = RENDERERS[options.format](result)
     if options.output:
         try:

@@ -43,7 +43,13 @@ def render_text(result: CheckResult) -> str:
         out.write(f"{location}: {finding.severity}: {finding.message}{code}\n")
         for hint in (finding.hint or "").splitlines():
             out.write(f"{location}: note: {hint}\n")
+        if result.runtime is not None and finding.is_plugin_finding:
+            for record in result.runtime.confirms(finding.file, finding.line):
+                out.write(f"{location}: note: confirmed at run time ({record.count}x): "
+                          f"{record.outcome}\n")
     out.write(totals_line(result.findings) + "\n")
+    if result.runtime is not None:
+        out.write(runtime_lines(result))
     counts = summarize(result.findings)
     width = max(len(key) for key in counts)
     out.write("\n")
@@ -51,6 +57,18 @@ def render_text(result: CheckResult) -> str:
     for key, count in counts.items():
         out.write(f"  {key:<{width}}  {count}\n")
     return out.getvalue()
+
+
+def runtime_lines(result: CheckResult) -> str:
+    """The runtime audit's part of the text report: counts, then what it alone saw."""
+    assert result.runtime is not None
+    ours = [f for f in result.findings if f.is_plugin_finding]
+    confirmed = sum(1 for f in ours if result.runtime.confirms(f.file, f.line))
+    only = result.runtime.runtime_only
+    lines = [f"\nruntime audit: {confirmed} of {len(ours)} plugin findings confirmed at run time;"
+             f" {len(only)} merge{'s' * (len(only) != 1)} seen at run time only"]
+    lines += [f"{r.file}:{r.line}:{r.column}: runtime: {r.message}  [{r.code}]" for r in only]
+    return "\n".join(lines) + "\n"
 
 
 def totals_line(findings: Sequence[Finding]) -> str:
@@ -70,10 +88,19 @@ def render_json(result: CheckResult) -> str:
         "version": tool_version(),
         "config": result.config.description,
         "exit_status": result.exit_status,
-        "findings": [finding.as_dict() for finding in result.findings],
+        "findings": [_with_runtime(finding, result) for finding in result.findings],
         "summary": summarize(result.findings),
     }
+    if result.runtime is not None:
+        document["runtime_only"] = [r.as_dict() for r in result.runtime.runtime_only]
     return json.dumps(document, indent=2) + "\n"
+
+
+def _with_runtime(finding: Finding, result: CheckResult) -> dict[str, object]:
+    data = finding.as_dict()
+    if result.runtime is not None and finding.is_plugin_finding:
+        data["confirmed_at_runtime"] = bool(result.runtime.confirms(finding.file, finding.line))
+    return data
 
 
 def tool_version() -> str:
@@ -161,7 +188,23 @@ def render_sarif(result: CheckResult) -> str:
             details = finding.as_dict()
             sarif_result["properties"] = {"kind": details["kind"], "reason": details["reason"],
                                           "report": details["report"]}
+            if result.runtime is not None:
+                sarif_result["properties"]["confirmedAtRuntime"] = bool(  # type: ignore[index]
+                    result.runtime.confirms(finding.file, finding.line))
         results.append(sarif_result)
+    for record in result.runtime.runtime_only if result.runtime is not None else []:
+        if record.code not in rule_index:
+            add_rule(record.code, "recorded by the runtime audit (proxy_types.audit)")
+        where = Finding(record.file, record.line, record.column, None, None, "error",
+                        record.code, record.message)
+        results.append({
+            "ruleId": record.code,
+            "ruleIndex": rule_index[record.code],
+            "level": "error",
+            "message": {"text": f"{record.message} (seen at run time: {record.outcome})"},
+            "locations": [sarif_location(where, root)],
+            "properties": {"source": "runtime", "count": record.count},
+        })
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
