@@ -8,15 +8,15 @@ from proxy_types import ConcretizationError, FloatProxy, IntegerProxy, proxy
 
 
 def rms_scale(variance: FloatProxy) -> float:
-    return 1.0 / math.sqrt(variance)  # expect: proxy-concretize
+    return 1.0 / math.sqrt(variance)  # expect: proxy-concretize, arg-type
 
 
 def as_python_float(p: FloatProxy) -> float:
-    return float(p)  # expect: proxy-concretize
+    return float(p)  # expect: proxy-concretize, arg-type
 
 
 def repeat(items: list[str], count: IntegerProxy) -> list[str]:
-    return [items[0] for _ in range(count)]  # expect: proxy-concretize
+    return [items[0] for _ in range(count)]  # expect: proxy-concretize, call-overload
 
 
 if __name__ == "__main__":

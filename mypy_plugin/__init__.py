@@ -5,7 +5,10 @@ Enable it with ``plugins = mypy_plugin`` in the mypy configuration.
 
 from __future__ import annotations
 
-from mypy.plugin import Plugin
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # mypy is imported by the plugin only: the command line works without it
+    from mypy.plugin import Plugin
 
 __version__ = "0.1.0"
 

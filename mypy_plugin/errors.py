@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 
 from mypy.errorcodes import ErrorCode
@@ -14,7 +12,7 @@ from mypy.plugin import (
     TypeAnalyzerPluginInterface,
 )
 
-from . import findings
+from . import findings, reporting
 from ._mypy_compat import AnyPluginInterface, current_path, error_code_enabled
 from .findings import Reason, Report
 from .number_table import table as _table
@@ -49,6 +47,12 @@ PROXY_CAST = ErrorCode(
     CATEGORY,
 )
 
+PROXY_INTERNAL = ErrorCode(
+    "proxy-internal",
+    "a check of the plugin failed on this code; its findings here may be missing",
+    CATEGORY,
+)
+
 PROXY_SPECIALIZE = ErrorCode(
     "proxy-specialize",
     "a dynamic number that guards (torch.SymInt, guarded_number_classes) is converted or "
@@ -58,7 +62,8 @@ PROXY_SPECIALIZE = ErrorCode(
 )
 
 ALL_CODES: tuple[ErrorCode, ...] = (
-    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE
+    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE,
+    PROXY_INTERNAL,
 )
 
 
@@ -171,6 +176,19 @@ def _render(report: Report) -> str:
         module, _, attribute = subject.rpartition(".")
         return (f'{config_file}: {setting} entry "{subject}": no such class in module "{module}" '
                 f'(module has no attribute "{attribute}"); check the spelling')
+    if kind == findings.UNRESOLVED_MODULE and report.extra == ("skipped",):
+        return (f'Module "{subject}", which defines dynamic number classes ({classes}), is '
+                "skipped (follow_imports = skip): mypy sees them as Any here and the proxy "
+                f'checks stay silent; use follow_imports = silent for "{subject}"')
+    if kind == findings.UNRESOLVED_MODULE:
+        return (f'Cannot find module "{subject}", which defines dynamic number classes '
+                f"({classes}): mypy sees them as Any here and the proxy checks stay silent; "
+                "install it where mypy runs (for an editable install use a non-editable one or "
+                "editable_mode=compat), or add its directory to MYPYPATH")
+    if kind == findings.INTERNAL_ERROR:
+        where, exception = report.extra
+        return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
+                "findings of this check may be missing (PROXY_TYPES_DEBUG=1 raises it)")
     raise ValueError(f"no message for report kind {kind!r}")
 
 
@@ -182,14 +200,15 @@ def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
 
     A report under a disabled code (proxy-specialize by default) is neither
     rendered nor kept: mypy would drop it, and collectors must see what mypy shows.
+    Never through mypy's trial checks (overloads, lambdas, operators): see
+    :mod:`.reporting`, which also reports each finding once.
     """
     code = _CODES[report.code]
     if not code.default_enabled and not error_code_enabled(api, code):
         return
     located = replace(report, file=current_path(api), line=context.line,
                       column=context.column, message=render(report))
-    api.fail(located.message, context, code=code)
-    findings.keep(located)
+    reporting.deliver(api, context, located, code)
 
 
 def code_of(outcome: str) -> str | None:
@@ -248,9 +267,8 @@ def dynamic_condition(
     *, outcome: str = "raises", reason: Reason | None = None,
 ) -> None:
     """proxy-concretize (proxy-specialize when it guards): a dynamic comparison as condition."""
-    with _past_speculative_checks(api):
-        emit(api, context, Report(_code(outcome), findings.CONDITION, dynamic, "condition",
-                                  reason=reason))
+    emit(api, context, Report(_code(outcome), findings.CONDITION, dynamic, "condition",
+                              reason=reason))
 
 
 def items_tested_for_truth(
@@ -258,7 +276,7 @@ def items_tested_for_truth(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: ``all(s > 0 for s in shape)``."""
-    _emit_past_trials(api, context, Report(_code(outcome), findings.ITEMS_TRUTH, dynamic,
+    emit(api, context, Report(_code(outcome), findings.ITEMS_TRUTH, dynamic,
                                            function, reason=reason))
 
 
@@ -267,7 +285,7 @@ def concretizing_call(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: a ``concretizing_functions`` helper's argument."""
-    _emit_past_trials(api, context, Report(_code(outcome), findings.CONCRETIZING_CALL,
+    emit(api, context, Report(_code(outcome), findings.CONCRETIZING_CALL,
                                            dynamic, function, reason=reason))
 
 
@@ -276,7 +294,7 @@ def hashed(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize / proxy-specialize: a dynamic number as dict key or set member."""
-    _emit_past_trials(api, context, Report(_code(outcome), findings.HASHING, dynamic,
+    emit(api, context, Report(_code(outcome), findings.HASHING, dynamic,
                                            operation, reason=reason))
 
 
@@ -285,7 +303,7 @@ def format_spec(
     *, outcome: str, reason: Reason | None = None,
 ) -> None:
     """proxy-concretize: a dynamic number formatted with a format spec (``f"{p:.2f}"``)."""
-    _emit_past_trials(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic,
+    emit(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic,
                                            "format", subject=spec, reason=reason))
 
 
@@ -294,43 +312,8 @@ def static_type_comparison(
     dynamic: str, *, reason: Reason | None = None,
 ) -> None:
     """proxy-isinstance: ``type(x) is int`` misclassifies like isinstance."""
-    _emit_past_trials(api, context, Report(PROXY_ISINSTANCE.code, findings.TYPE_COMPARISON,
+    emit(api, context, Report(PROXY_ISINSTANCE.code, findings.TYPE_COMPARISON,
                                            dynamic, operation, classes, reason=reason))
-
-
-def _emit_past_trials(api: CheckerPluginInterface, context: Context, report: Report) -> None:
-    """:func:`emit` past mypy's trial checks (see :func:`_past_speculative_checks`).
-
-    The new sinks' hooks run inside trials that decide by their errors: each
-    overload of ``type()``, ``str.format`` or ``dict.get`` is tried with errors
-    filtered, and ``x in y`` is tried as ``__contains__``; a report there would
-    reject the overload or turn the ``in`` into an "Unsupported operand" error.
-    A site mypy tries twice is reported twice; mypy shows identical lines once.
-    """
-    with _past_speculative_checks(api):
-        emit(api, context, report)
-
-
-@contextmanager
-def _past_speculative_checks(api: CheckerPluginInterface) -> Iterator[None]:
-    """Let an error through mypy's trial checks of an operator.
-
-    mypy first checks ``a < b`` with errors filtered and, if any error appears,
-    re-checks it operand by operand (adding "Left operand is of type" notes, or
-    losing the error for ``3 < n`` with ``n: int | SymInt``).  The comparison is
-    a concretization however mypy resolves it, so the report skips the filters.
-    """
-    mypy_errors = getattr(api.msg, "errors", None)
-    watchers = getattr(mypy_errors, "_watchers", None)
-    if not isinstance(watchers, list):
-        yield
-        return
-    saved = list(watchers)
-    watchers.clear()
-    try:
-        yield
-    finally:
-        watchers[:] = saved
 
 
 def static_and_dynamic_bases(
@@ -408,12 +391,34 @@ def no_such_class(
                               extra=(config_file, setting)))
 
 
+def unresolved_module(
+    api: AnyPluginInterface, context: Context, module: str, classes: tuple[str, ...],
+    skipped: bool,
+) -> None:
+    """proxy-config: checked code imports a module defining dynamic classes that mypy cannot
+    find, or that the config makes it skip."""
+    emit(api, context, Report(PROXY_CONFIG.code, findings.UNRESOLVED_MODULE, classes=classes,
+                              subject=module, extra=("skipped" if skipped else "missing",)))
+
+
+def internal_error(
+    api: AnyPluginInterface, context: Context, check: str, where: str, exception: str
+) -> None:
+    """proxy-internal: a check raised; what it would have found here may be missing."""
+    emit(api, context, Report(PROXY_INTERNAL.code, findings.INTERNAL_ERROR, subject=check,
+                              extra=(where, exception)))
+
+
 # -- configuration problems: one line each, exit status 2 ---------------------
 
 
 def config_error_line(config_file: str, problem: str) -> str:
-    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors."""
-    return f"{config_file}: error: [proxy_types] {problem}"
+    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors.
+
+    A value quoted in ``problem`` may span lines (an ini continuation): shown escaped.
+    """
+    shown = problem.replace("\r", "\\r").replace("\n", "\\n")
+    return f"{config_file}: error: [proxy_types] {shown}"
 
 
 def config_unreadable(reason: str) -> str:

@@ -35,12 +35,14 @@ LEGACY_STATIC_BASE = "legacy-static-base"
 ABC_REGISTER = "abc-register"
 CONFIG_NOT_A_CLASS = "config-not-a-class"
 CONFIG_NO_SUCH_CLASS = "config-no-such-class"
+UNRESOLVED_MODULE = "unresolved-module"  # a module defining dynamic classes mypy cannot find
+INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
     BOOL_CONDITION, CAST, ITEMS_TRUTH, CONCRETIZING_CALL, HASHING, FORMAT_SPEC, TYPE_COMPARISON,
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
-    CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS,
+    CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
 )
 
 
@@ -119,9 +121,17 @@ def collecting(recheck: Iterable[str] = ()) -> Iterator[list[Report]]:
 
 
 def keep(report: Report) -> None:
-    """Hand ``report`` to every active collector (none: nothing is kept)."""
+    """Hand ``report`` to every active collector (none: nothing is kept), once each."""
     for reports in _collectors:
-        reports.append(report)
+        if report not in reports:
+            reports.append(report)
+
+
+def withdraw(report: Report) -> None:
+    """Take back a kept report (mypy's trial that made it was discarded)."""
+    for reports in _collectors:
+        if report in reports:
+            reports.remove(report)
 
 
 def cache_data(path: str, is_check: bool, data: object) -> object:

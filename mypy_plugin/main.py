@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from collections.abc import Callable
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,7 +24,8 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from . import findings
+from . import _mypy_compat as compat
+from . import findings, reporting
 from .analysis.context import current_file, reports_hidden
 from .analysis.imports import imports_of
 from .config import ProxyTypesConfig, is_installed_library
@@ -66,19 +69,33 @@ _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_B
 _Ctx = TypeVar("_Ctx")
 _Result = TypeVar("_Result")
 
+#: ``PROXY_TYPES_DEBUG=1``: an error inside a check propagates (a traceback) instead
+#: of becoming a proxy-internal report.  The test suite runs with it on.
+DEBUG_VARIABLE = "PROXY_TYPES_DEBUG"
 
-def _never_crash(
-    body: Callable[[_Ctx], _Result], default: Callable[[_Ctx], _Result]
-) -> Callable[[_Ctx], _Result]:
-    """Run ``body``; on any unexpected error give mypy its own default answer."""
 
-    def hook(ctx: _Ctx) -> _Result:
-        try:
-            return body(ctx)
-        except Exception:
-            return default(ctx)
+def debugging() -> bool:
+    """True if internal errors should propagate (``PROXY_TYPES_DEBUG=1``)."""
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
 
-    return hook
+
+def _context_of(ctx: Any) -> Context:
+    """Where a hook's code stands: ``ctx.context``, or the class of a class hook."""
+    context = getattr(ctx, "context", None)
+    return context if isinstance(context, Context) else ctx.cls
+
+
+def _raised_at(error: Exception) -> str:
+    """`` (casts.py:42)``: where the error was raised (the last frame)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+
+
+def _explained(error: Exception) -> str:
+    """``ValueError: message (casts.py:42)``: the exception and where it was raised."""
+    message = " ".join(str(error).split())
+    shown = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return shown + _raised_at(error)
 
 
 class _AnswersByName(dict[str, Any]):
@@ -89,29 +106,47 @@ class _AnswersByName(dict[str, Any]):
     it checks (263k times on thunder) and keeps no answer itself.
     """
 
-    def __init__(self, lookup: Callable[[str], Any]) -> None:
+    def __init__(self, lookup: Callable[[str], Any], name: str,
+                 failed: Callable[[str, str, Exception], None]) -> None:
         super().__init__()
         self.lookup = lookup
+        self.name = name
+        self.failed = failed
 
     def __missing__(self, fullname: str) -> Any:
-        answer = self[fullname] = self.lookup(fullname)
+        try:
+            answer = self.lookup(fullname)
+        except Exception as error:  # no hook for this name, said once on stderr
+            self.failed(self.name, fullname, error)
+            answer = None
+        self[fullname] = answer
         return answer
 
 
 class _NoneForOtherNames(dict[str, Any]):
     """Like :class:`_AnswersByName` for a lookup whose answer for ``wanted`` names
-    depends on more than the name: those are asked every time, the others never again."""
+    depends on more than the name: those are asked every time, the others once,
+    of ``other`` (None for nearly all of them)."""
 
-    def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str]) -> None:
+    def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str],
+                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None]) -> None:
         super().__init__()
         self.lookup = lookup
         self.wanted = wanted
+        self.other = other
+        self.failed = failed
 
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
-            return self.lookup(fullname)
-        self[fullname] = None
-        return None
+            try:
+                return self.lookup(fullname)
+            except Exception as error:
+                self.failed("get_type_analyze_hook", fullname, error)
+                return None
+        answer = self.other(fullname)
+        if answer is None:  # nearly every name: never asked again
+            self[fullname] = None
+        return answer
 
 
 #: Lookups whose answer depends only on the name and the settings.
@@ -132,8 +167,19 @@ def _default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLi
     return ctx.default_signature
 
 
-def _nothing(ctx: ClassDefContext) -> None:
+def _nothing(ctx: Any) -> None:
     return None
+
+
+def _check_bare_condition(checker: BareConditionChecker, fullname: str,
+                          ctx: AnalyzeTypeContext) -> None:
+    checker.check(ctx, fullname)
+
+
+def _in_worker_process() -> bool:
+    """True in a worker of mypy's parallel checking (the coordinator speaks for the run)."""
+    # The coordinator starts each worker as `python -m mypy.build_worker`.
+    return "mypy.build_worker.worker" in sys.modules
 
 
 class ProxyTypesPlugin(Plugin):
@@ -141,6 +187,10 @@ class ProxyTypesPlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
+        self.debug = debugging()
+        notices = compat.startup_notices()
+        if notices and not _in_worker_process():
+            print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
         self.dynamic_fullnames = (
             DEFAULT_DYNAMIC_CLASSES
@@ -154,15 +204,33 @@ class ProxyTypesPlugin(Plugin):
         self._reports_by_module: dict[str, tuple[MypyFile, int, list[Callable[[Any], None]]]] = {}
         # Asked once per module on every run, warm ones included: answer from a constant.
         self._config_data = self.config.to_data()
-        if "mypy.dmypy_server" in sys.modules:
-            # dmypy: a changed plugin version restarts the daemon.  Plain mypy relies
-            # on report_config_data instead, which keeps the cache of installed
-            # libraries (torch) valid across settings changes.
-            _fold_config_into_version(self.config.fingerprint())
+        #: Every module of the build by name (set_modules); None before mypy sets it.
+        self.build_modules: dict[str, MypyFile] | None = None
+        # Internal errors already reported: (check or lookup, exception and where it was
+        # raised, file).
+        self._internal_errors: set[tuple[str, str, str]] = set()
+        from .analysis.imports import MissingModules
+
+        self.missing_modules = MissingModules(self.dynamic_fullnames, options)
+        self._analyzing_unresolved = False
+        # mypy's cache follows the plugin's code: its version carries a hash of the
+        # sources.  dmypy: a changed version also restarts the daemon, so the settings'
+        # hash goes in too.  Plain mypy relies on report_config_data for settings
+        # instead, which keeps the cache of installed libraries (torch) valid.
+        from .source_version import plugin_version
+
+        daemon = "mypy.dmypy_server" in sys.modules
+        import mypy_plugin
+
+        compat.set_plugin_version(plugin_version(
+            mypy_plugin.__version__.split("+")[0], options.cache_dir,
+            self.config.fingerprint() if daemon else None))
         # The class's lookup methods stay the reference; these shadow them per instance.
         for name in _NAME_ONLY_LOOKUPS:
-            setattr(self, name, _AnswersByName(getattr(self, name)).__getitem__)
-        wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES)
+            setattr(self, name,
+                    _AnswersByName(getattr(self, name), name, self._lookup_failed).__getitem__)
+        wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
+                                    self._unresolved_type_hook, self._lookup_failed)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)
         if not self.config.migrate_classes:  # asked once per class: None, from C
             setattr(self, "get_customize_class_mro_hook", {}.get)
@@ -218,6 +286,90 @@ class ProxyTypesPlugin(Plugin):
         # While the command line collects reports, modules with reports are rechecked.
         return findings.cache_data(ctx.path, ctx.is_check, self._config_data)
 
+    # -- every hook runs through this ---------------------------------------
+
+    def _guarded(self, check: str, body: Callable[[_Ctx], _Result],
+                 default: Callable[[_Ctx], _Result]) -> Callable[[_Ctx], _Result]:
+        """``body`` as a hook: an error in it becomes one proxy-internal report and mypy
+        gets its own ``default`` answer (``PROXY_TYPES_DEBUG=1``: the error propagates).
+
+        Checker hooks also settle reports made during mypy's trials, and report
+        modules defining dynamic classes that the module imports but mypy cannot find.
+        """
+
+        def hook(ctx: _Ctx) -> _Result:
+            api = getattr(ctx, "api")
+            try:
+                if not isinstance(api, CheckerPluginInterface):
+                    return body(ctx)
+                if reporting.pending():
+                    reporting.settle_at_hook(api)
+                self._report_missing_modules(api)
+                start = reporting.mark()
+                answer = body(ctx)
+                reporting.hook_done(start)
+                return answer
+            except Exception as error:
+                if self.debug:
+                    raise
+                self._internal_error(api, _context_of(ctx), check, error)
+                return default(ctx)
+
+        return hook
+
+    def _analysis_hook(
+        self, check: str, default_analysis: Callable[[AnalyzeTypeContext], Type],
+        body: Callable[[AnalyzeTypeContext], None],
+    ) -> Callable[[AnalyzeTypeContext], Type]:
+        """A type-analysis hook: mypy's own analysis, then ``body`` guarded."""
+        guarded = self._guarded(check, body, _nothing)
+
+        def hook(ctx: AnalyzeTypeContext) -> Type:
+            analyzed = default_analysis(ctx)
+            guarded(ctx)
+            return analyzed
+
+        return hook
+
+    def _internal_error(self, api: Any, context: Context, check: str, error: Exception) -> None:
+        """One proxy-internal line per distinct error and file: the check, the place, the
+        exception.  None in files whose errors mypy hides (nobody would see it)."""
+        explained = _explained(error)
+        from . import errors
+
+        try:
+            path = compat.current_path(api)
+            if compat.file_hidden(compat.errors_of(api), path):
+                return
+            if (check, explained, path) in self._internal_errors:
+                return
+            self._internal_errors.add((check, explained, path))
+            errors.internal_error(api, context, check, f"{path}:{context.line}", explained)
+        except Exception as reporting_error:  # even reporting failed: mypy's stderr, once
+            print(f"proxy-types: internal error in check {check!r}: {explained}; reporting it "
+                  f"failed too: {_explained(reporting_error)}", file=sys.stderr)
+
+    def _lookup_failed(self, lookup: str, fullname: str, error: Exception) -> None:
+        """One stderr line per lookup and kind of error (the first name it failed for)."""
+        if self.debug:
+            raise error
+        explained = _explained(error)
+        kind = type(error).__name__ + _raised_at(error)
+        if (lookup, kind, "") not in self._internal_errors:
+            self._internal_errors.add((lookup, kind, ""))
+            print(f"proxy-types: internal error in {lookup}({fullname!r}): {explained}; "
+                  "checks of this name are off", file=sys.stderr)
+
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        super().set_modules(modules)
+        self.build_modules = modules
+
+    def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
+        """Called at the end of each module's check: settle its trial reports."""
+        if reporting.pending():
+            reporting.settle_module(file)
+        return set()
+
     # -- checker hooks ------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
@@ -240,7 +392,7 @@ class ProxyTypesPlugin(Plugin):
             )
             return ctx.default_return_type
 
-        return _never_crash(check, _default_return)
+        return self._guarded("isinstance_calls", check, _default_return)
 
     def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
         """The hook of a call that may use a dynamic number as a static one."""
@@ -277,7 +429,10 @@ class ProxyTypesPlugin(Plugin):
             check(ctx)
             return ctx.default_return_type
 
-        return _never_crash(hook, _default_return)
+        name = {TYPE_FUNCTION: "type_comparisons"}.get(fullname) or (
+            "items_truth" if fullname in ITEMS_TRUTH_FUNCTIONS
+            else "hashing" if fullname in DISPLAY_FUNCTIONS else "concretizing_calls")
+        return self._guarded(name, hook, _default_return)
 
     def get_function_signature_hook(
         self, fullname: str
@@ -291,7 +446,7 @@ class ProxyTypesPlugin(Plugin):
             return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
                                                 fullname)
 
-        return _never_crash(check, _default_signature)
+        return self._guarded("conversions", check, _default_signature)
 
     def get_method_signature_hook(
         self, fullname: str
@@ -305,7 +460,7 @@ class ProxyTypesPlugin(Plugin):
             return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
                                                 INDEXING_OPERATION)
 
-        return _never_crash(check, _default_signature)
+        return self._guarded("conversions", check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in HASHING_METHODS:
@@ -317,7 +472,7 @@ class ProxyTypesPlugin(Plugin):
                 hashing.check_hashing_method(ctx, operation, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return _never_crash(check_hashing, _default_return)
+            return self._guarded("hashing", check_hashing, _default_return)
         if fullname == STR_FORMAT_METHOD:
             from .checks import format_specs
 
@@ -325,7 +480,7 @@ class ProxyTypesPlugin(Plugin):
                 format_specs.check_str_format(ctx, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return _never_crash(check_format, _default_return)
+            return self._guarded("format_specs", check_format, _default_return)
         if fullname in ABC_REGISTER_METHODS:
             from .checks import bases
 
@@ -333,7 +488,7 @@ class ProxyTypesPlugin(Plugin):
                 bases.check_abc_register(ctx, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return _never_crash(check_register, _default_return)
+            return self._guarded("bases", check_register, _default_return)
         if is_comparison_method(fullname):
             from .checks import comparisons
 
@@ -343,7 +498,7 @@ class ProxyTypesPlugin(Plugin):
                 )
                 return ctx.default_return_type
 
-            return _never_crash(check_comparison, _default_return)
+            return self._guarded("comparisons", check_comparison, _default_return)
         return None
 
     # -- semantic analyzer hooks --------------------------------------------
@@ -360,10 +515,65 @@ class ProxyTypesPlugin(Plugin):
             # stubs): leave the analysis to mypy instead of re-entering it.
             return None
         if self.casts.wants(fullname):
-            return self.casts.analyze
+            return self._cast_hook
         if self.bare_conditions.wants(fullname):
-            return self.bare_conditions.hook(fullname)
+            return self._bare_condition_hooks[fullname]
         return None
+
+    @cached_property
+    def _cast_hook(self) -> Callable[[AnalyzeTypeContext], Type]:
+        return self._analysis_hook("casts", self.casts.default_analysis, self.casts.check)
+
+    @cached_property
+    def _bare_condition_hooks(self) -> dict[str, Callable[[AnalyzeTypeContext], Type]]:
+        checker = self.bare_conditions
+        return {
+            fullname: self._analysis_hook("bare_conditions", checker.default_analysis,
+                                          partial(_check_bare_condition, checker, fullname))
+            for fullname in DYNAMIC_BOOL_CLASSES
+        }
+
+    def _unresolved_type_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """For a name in a module that defines dynamic classes and that mypy cannot find
+        (``torch.SymInt`` without torch): a hook reporting that module.
+
+        Asked again each time such a name is analyzed (not kept in the lookup's
+        dict), so that while the hook runs mypy's own analysis it answers None.
+        """
+        if self._analyzing_unresolved:
+            return None
+        try:
+            module = self.missing_modules.unresolved_for_name(fullname, self.build_modules)
+        except Exception as error:
+            self._lookup_failed("get_type_analyze_hook", fullname, error)
+            return None
+        return None if module is None else self._unresolved_hook
+
+    @cached_property
+    def _unresolved_hook(self) -> Callable[[AnalyzeTypeContext], Type]:
+        from mypy.types import AnyType, TypeOfAny, get_proper_type
+
+        def report(ctx: AnalyzeTypeContext) -> None:
+            semanal = compat.semantic_analyzer_of(ctx.api)
+            tree = compat.analyzed_module(semanal) if semanal is not None else None
+            if tree is not None and not is_installed_library(tree.path):
+                self.missing_modules.report(ctx.api, tree, self.build_modules)
+
+        guarded = self._guarded("imports", report, _nothing)
+
+        def hook(ctx: AnalyzeTypeContext) -> Type:
+            self._analyzing_unresolved = True
+            try:
+                analyzed = ctx.api.analyze_type(ctx.type)
+            finally:
+                self._analyzing_unresolved = False
+            proper = get_proper_type(analyzed)
+            # mypy's own verdict: the name comes from a module it could not find.
+            if isinstance(proper, AnyType) and proper.type_of_any == TypeOfAny.from_unimported_type:
+                guarded(ctx)
+            return analyzed
+
+        return hook
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         # Every offending class lists a static number class or a known dynamic one
@@ -375,7 +585,7 @@ class ProxyTypesPlugin(Plugin):
         def check(ctx: ClassDefContext) -> None:
             bases.check_class_bases(ctx, self.config, self.dynamic)
 
-        return _never_crash(check, _nothing)
+        return self._guarded("bases", check, _nothing)
 
     def get_customize_class_mro_hook(
         self, fullname: str
@@ -388,7 +598,14 @@ class ProxyTypesPlugin(Plugin):
         def hide(ctx: ClassDefContext) -> None:
             migrate.hide_static_bases(ctx, self.config)
 
-        return _never_crash(hide, _nothing)
+        return self._guarded("migrate", hide, _nothing)
+
+    # -- modules defining dynamic classes that mypy cannot find -------------
+
+    def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
+        tree = current_file(api)
+        if tree is not None and not reports_hidden(api):
+            self.missing_modules.report(api, tree, self.build_modules)
 
     # -- configuration ------------------------------------------------------
 
@@ -421,7 +638,8 @@ class ProxyTypesPlugin(Plugin):
         reports: list[Callable[[Any], None]] = []
         for setting, name in self._configured_classes:
             module = name.rpartition(".")[0]
-            if self._modules is None or module not in self._modules or module not in visible:
+            modules = self.build_modules
+            if modules is None or module not in modules or module not in visible:
                 continue  # not part of this build (inert) or not imported here
             symbol = self.lookup_fully_qualified(name)
             if symbol is None:
@@ -447,11 +665,3 @@ _KIND_NAMES = {
     "MypyFile": "module",
 }
 
-
-def _fold_config_into_version(fingerprint: str) -> None:
-    # mypy snapshots the entry module's __version__ right after constructing the
-    # plugin; dmypy restarts when the snapshot changes.
-    import mypy_plugin
-
-    base = mypy_plugin.__version__.split("+")[0]
-    mypy_plugin.__version__ = f"{base}+config.{fingerprint}"

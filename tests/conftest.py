@@ -9,6 +9,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
+# An error inside a check propagates as a traceback instead of becoming a
+# proxy-internal report, in this process and in every mypy it starts: a test
+# must never pass on a check that crashed.  Tests of the reporting path turn it off.
+os.environ["PROXY_TYPES_DEBUG"] = "1"
+
 
 @pytest.fixture(scope="session")
 def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:

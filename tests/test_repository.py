@@ -11,12 +11,25 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def ci_command() -> str:
-    """The install-and-test line of .ci/run: the first thing it runs."""
+def ci_commands() -> list[str]:
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    commands = [line for line in lines if line.startswith("python3 -m venv")]
-    assert commands, ".ci/run should install and test with a python3 -m venv line"
+    return [line for line in lines if line.startswith("python3 -m venv")]
+
+
+def ci_command() -> str:
+    """The main job: the first install-and-test line (the second: the oldest mypy)."""
+    commands = ci_commands()
+    assert len(commands) == 2, f".ci/run should run two install-and-test lines, found {commands}"
     return commands[0]
+
+
+def test_ci_runs_the_case_files_on_the_oldest_tested_mypy_in_its_own_venv() -> None:
+    from mypy_plugin._mypy_compat import OLDEST_TESTED
+
+    oldest = ci_commands()[1]
+    venv = oldest.split()[3]
+    assert venv != ".venv" and f"{venv}/bin/python tests/plugin/run_cases.py" in oldest
+    assert f"mypy=={OLDEST_TESTED}" in oldest
 
 
 def test_ci_runs_the_readme_test_command() -> None:

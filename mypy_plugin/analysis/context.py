@@ -5,13 +5,13 @@ from __future__ import annotations
 from mypy.nodes import MypyFile
 from mypy.plugin import CheckerPluginInterface
 
+from .. import _mypy_compat as compat
 from ..config import ProxyTypesConfig
 
 
 def current_file(api: CheckerPluginInterface) -> MypyFile | None:
     """The module being checked (mypy's TypeChecker keeps it as ``tree``)."""
-    tree = getattr(api, "tree", None)
-    return tree if isinstance(tree, MypyFile) else None
+    return compat.checked_tree(api)
 
 
 def current_module(api: CheckerPluginInterface) -> str:
@@ -25,11 +25,7 @@ def reports_hidden(api: CheckerPluginInterface) -> bool:
 
     Checks that only report can skip such modules: torch's own code is most of a cold run.
     """
-    hidden = getattr(api, "can_skip_diagnostics", None)  # TypeChecker of recent mypy
-    if isinstance(hidden, bool):
-        return hidden
-    errors = getattr(getattr(api, "msg", None), "errors", None)
-    return getattr(api, "path", None) in getattr(errors, "ignored_files", ())
+    return compat.reports_hidden(api)
 
 
 def gets_no_reports(api: CheckerPluginInterface, config: ProxyTypesConfig) -> bool:

@@ -34,7 +34,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .._mypy_compat import enclosing_functions, known_type
+from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 from .context import current_file
@@ -196,7 +196,7 @@ class DynamicClasses:
 
 def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
     """Type of ``expr`` without reporting its errors twice (the call checks it again)."""
-    with api.msg.filter_errors():
+    with compat.errors_hidden(api):
         return api.get_expression_type(expr)
 
 
@@ -303,20 +303,21 @@ class _Site:
     @cached_property
     def tree(self) -> MypyFile | None:
         if isinstance(self.api, SemanticAnalyzer):
-            return self.api.cur_mod_node
+            return compat.analyzed_module(self.api)
         return current_file(self.api)
 
     @property
     def modules(self) -> dict[str, MypyFile]:
-        modules = getattr(self.api, "modules", None)
-        return modules if isinstance(modules, dict) else {}
+        if isinstance(self.api, SemanticAnalyzer):
+            return compat.analyzer_modules(self.api)
+        return compat.checker_modules(self.api)
 
     @property
     def facts(self) -> FunctionFacts | None:
         """The facts of the innermost function around the site; None at module level."""
         if self._facts is False:
             flow = self.dynamic.flow
-            chain = enclosing_functions(self.api) if flow is not None else []
+            chain = compat.enclosing_functions(self.api) if flow is not None else []
             self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing) \
                 if flow is not None and chain else None
         return self._facts if isinstance(self._facts, FunctionFacts) else None
@@ -342,7 +343,8 @@ class _Site:
         """The type of a part of the checked expression, as far as it is known."""
         if self._lookup is not None:
             return self._lookup(expr)
-        found = known_type(self.api, expr)
+        found = compat.lookup_type_or_none(self.api, expr) if isinstance(
+            self.api, CheckerPluginInterface) else None
         if found is None and isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             found = expr.node.type
         return found

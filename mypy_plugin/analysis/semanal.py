@@ -13,6 +13,7 @@ from mypy.plugin import AnalyzeTypeContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.types import Type
 
+from .. import _mypy_compat as compat
 from ..config import ProxyTypesConfig, is_installed_library
 
 
@@ -55,7 +56,8 @@ class ReportedModules:
         """False for stubs, exempt modules and installed libraries (errors never shown)."""
         self._semanal = semanal
         module = semanal.cur_mod_id
-        key = (module, semanal.cur_mod_node.path)  # a daemon may see a module move
+        tree = compat.analyzed_module(semanal)
+        key = (module, tree.path if tree is not None else "")  # a daemon may see a module move
         answer = self._answers.get(key)
         if answer is None:
             answer = not (
@@ -76,17 +78,15 @@ class ReportedModules:
         semanal = self._semanal
         if semanal is None:
             return False
-        try:
-            tree = semanal.cur_mod_node
-            if tree is not self._last_tree:  # asked ~35k times a run, mostly in one module
-                self._last_hidden = not self.includes(semanal)
-                self._last_tree = tree
-            return self._last_hidden
-        except Exception:
+        tree = compat.analyzed_module(semanal)
+        if tree is None:  # between modules
             return False
+        if tree is not self._last_tree:  # asked ~35k times a run, mostly in one module
+            self._last_hidden = not self.includes(semanal)
+            self._last_tree = tree
+        return self._last_hidden
 
 
 def semantic_analyzer(ctx: AnalyzeTypeContext) -> SemanticAnalyzer | None:
     """The semantic analyzer behind a type-analysis hook's API."""
-    semanal = getattr(ctx.api, "api", None)
-    return semanal if isinstance(semanal, SemanticAnalyzer) else None
+    return compat.semantic_analyzer_of(ctx.api)

@@ -15,6 +15,8 @@ import sys
 from mypy.nodes import Argument, Block, ClassDef, Expression, Node, OverloadedFuncDef, Statement
 from mypy.patterns import Pattern
 
+from .. import _mypy_compat as compat
+
 
 def everywhere(node: Node) -> bool:
     """A ``descend`` for :func:`walk` that enters every node."""
@@ -59,11 +61,8 @@ _CHILDREN: dict[type, list[str]] = {}
 
 
 def _child_attributes(cls: type) -> list[str]:
-    compiled: list[str] | None = getattr(cls, "__mypyc_attrs__", None)
-    names = list(compiled) if compiled is not None else [
-        name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
-    ]
-    return [name for name in names if not name.startswith("_") and name not in _NOT_CHILDREN]
+    return [name for name in compat.node_attributes(cls)
+            if not name.startswith("_") and name not in _NOT_CHILDREN]
 
 
 def line_range(statement: Statement) -> tuple[int, int]:

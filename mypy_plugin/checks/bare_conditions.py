@@ -39,10 +39,11 @@ from mypy.nodes import (
 )
 from mypy.patterns import AsPattern, MappingPattern, StarredPattern
 from mypy.plugin import AnalyzeTypeContext
-from mypy.types import Type
+from mypy.types import CallableType
 
 from ..number_table import table as _table
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
 from .comparisons import also_truth_tested, truth_tested_by
@@ -65,20 +66,19 @@ class BareConditionChecker:
         """True if ``fullname`` is a dynamic bool class whose analysis we watch."""
         return fullname in DYNAMIC_BOOL_CLASSES and not self.default_analysis.active
 
-    def hook(self, fullname: str) -> _Hook:
-        """The analysis hook for ``fullname`` (one of :data:`DYNAMIC_BOOL_CLASSES`)."""
-        return _Hook(self, fullname)
-
     def check(self, ctx: AnalyzeTypeContext, fullname: str) -> None:
-        """Report the bare conditions on the parameter annotated by ``ctx.type``."""
+        """Report the bare conditions on the parameter annotated by ``ctx.type``.
+
+        Runs after mypy's own analysis of the type (``default_analysis``).
+        """
         semanal = semantic_analyzer(ctx)
         if semanal is None or not self.modules.includes(semanal):
             return
-        if fullname in _WITHOUT_BOOL_DUNDER and semanal.errors.is_error_code_enabled(
-            errorcodes.TRUTHY_BOOL
+        if fullname in _WITHOUT_BOOL_DUNDER and compat.error_code_enabled(
+            ctx.api, errorcodes.TRUTHY_BOOL
         ):
             return  # mypy reports these itself
-        statement = semanal.statement
+        statement = compat.analyzed_statement(semanal)
         function = statement.func if isinstance(statement, Decorator) else statement
         if not isinstance(function, FuncDef):
             return
@@ -96,29 +96,12 @@ class BareConditionChecker:
                 )
 
 
-class _Hook:
-    """One class's hook: mypy's own analysis, then the check."""
-
-    def __init__(self, checker: BareConditionChecker, fullname: str) -> None:
-        self.checker = checker
-        self.fullname = fullname
-
-    def __call__(self, ctx: AnalyzeTypeContext) -> Type:
-        analyzed = self.checker.default_analysis(ctx)
-        try:
-            self.checker.check(ctx, self.fullname)
-        except Exception:
-            pass  # never let a plugin bug break mypy's analysis
-        return analyzed
-
-
 def _parameter_annotated_by(function: FuncDef, ctx: AnalyzeTypeContext) -> str | None:
     """The parameter whose whole annotation is ``ctx.type`` (not ``Optional[...]`` of it)."""
     signature = function.type
-    arg_types = getattr(signature, "arg_types", None)
-    if arg_types is None:
+    if not isinstance(signature, CallableType):
         return None
-    for name, arg_type in zip(function.arg_names, arg_types):
+    for name, arg_type in zip(function.arg_names, signature.arg_types):
         if arg_type is ctx.type and name is not None:
             return name
     return None

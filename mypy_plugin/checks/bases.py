@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, MethodContext
-from mypy.types import CallableType, Overloaded, TypeType, get_proper_type
+from mypy.types import CallableType, Instance, Overloaded, TypeType, get_proper_type
 
 from .. import errors
-from ..analysis.context import current_module
 from ..config import ProxyTypesConfig
 from ..constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses
@@ -16,9 +15,10 @@ from ..analysis.dynamic import DynamicClasses
 def check_class_bases(
     ctx: ClassDefContext, config: ProxyTypesConfig, dynamic: DynamicClasses
 ) -> None:
-    """Report ``class C(SomeProxy, float)``: one base dynamic, another static."""
-    if config.is_exempt(ctx.api.cur_mod_id):
-        return
+    """Report ``class C(SomeProxy, float)``: one base dynamic, another static.
+
+    Also in exempt modules: a class definition is wrong wherever it is.
+    """
     bases = [base.type for base in ctx.cls.info.bases]
     for dynamic_base in bases:
         dynamic_name = _first_in_mro(dynamic_base, dynamic.fullnames)
@@ -36,8 +36,8 @@ def check_class_bases(
 def check_abc_register(
     ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses
 ) -> None:
-    """Report ``numbers.Integral.register(SomeProxy)``."""
-    if config.is_exempt(current_module(ctx.api)) or not ctx.arg_types or not ctx.arg_types[0]:
+    """Report ``numbers.Integral.register(SomeProxy)`` (exempt modules included)."""
+    if not ctx.arg_types or not ctx.arg_types[0]:
         return
     receiver = get_proper_type(ctx.type)
     abc: TypeInfo | None = None
@@ -45,7 +45,7 @@ def check_abc_register(
         abc = receiver.type_object()
     elif isinstance(receiver, TypeType):
         item = get_proper_type(receiver.item)
-        abc = getattr(item, "type", None)
+        abc = item.type if isinstance(item, Instance) else None
     if abc is None or abc.fullname not in STATIC_NUMBER_ABCS:
         return
     found = dynamic.class_of_type_object(ctx.arg_types[0][0])

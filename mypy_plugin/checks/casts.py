@@ -37,6 +37,7 @@ from mypy.types import CallableType, Instance, NoneType, Type, UnboundType, Unio
 
 from ..number_table import table as _table
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
@@ -81,7 +82,8 @@ class CastChecker:
         if fullname not in STATIC_NUMBER_CLASSES or self.default_analysis.active:
             return False
         semanal = self.modules.analyzer
-        return semanal is None or self._module_imports_cast(semanal.cur_mod_node)
+        tree = compat.analyzed_module(semanal) if semanal is not None else None
+        return tree is None or self._module_imports_cast(tree)
 
     def _module_imports_cast(self, tree: MypyFile) -> bool:
         """True if an import anywhere in ``tree`` may bind cast(), answered once per tree."""
@@ -90,16 +92,11 @@ class CastChecker:
             cached = self._imports_cast[tree.fullname] = (tree, _imports_cast(tree))
         return cached[1]
 
-    def analyze(self, ctx: AnalyzeTypeContext) -> Type:
-        """mypy's own analysis of the type, plus a report if it is a cast target."""
-        analyzed = self.default_analysis(ctx)
-        try:
-            self._check(ctx)
-        except Exception:
-            pass  # never let a plugin bug break mypy's analysis
-        return analyzed
+    def check(self, ctx: AnalyzeTypeContext) -> None:
+        """Report the cast whose target ``ctx.type`` is, if it casts a dynamic number.
 
-    def _check(self, ctx: AnalyzeTypeContext) -> None:
+        Runs after mypy's own analysis of the type (``default_analysis``).
+        """
         semanal = semantic_analyzer(ctx)
         if semanal is None or not self.modules.includes(semanal):
             return
@@ -116,7 +113,7 @@ class CastChecker:
             errors.static_cast(ctx.api, cast, tuple(targets), found.name, reason=found.reason)
 
     def _cast_with_target(self, semanal: SemanticAnalyzer, target: UnboundType) -> CastExpr | None:
-        statement = semanal.statement
+        statement = compat.analyzed_statement(semanal)
         if statement is None:
             return None
         if statement is not self._statement:

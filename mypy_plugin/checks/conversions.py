@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mypy.nodes import Context, Expression, SliceExpr, StrExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
-from mypy.types import AnyType, CallableType, Type, TypeOfAny
+from mypy.types import CallableType
 
 from .. import errors
 from ..analysis.context import gets_no_reports
@@ -16,8 +16,6 @@ from .severity import outcome_of, python_type_of_value
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
 _TRUTH_TESTS = frozenset({"bool()", "operator.truth()", "operator.not_()"})
-#: Sources whose values mypy types as static numbers.
-_TYPED_STATIC = frozenset({"flow", "shape"})
 
 
 def check_conversion(
@@ -31,16 +29,13 @@ def check_conversion(
 
     ``operation`` is how the code spells the call (``float()``, ``indexing list``),
     ``table_operation`` the table's name for it (``builtins.float``, ``indexing``).
-    Reported parameters are widened to ``Any`` so mypy does not add a second, vaguer
-    error (such as "no overload matches") at the same place; so are those of calls
-    that stay symbolic (``math.floor`` of a ``SymFloat``), which work at run time.
+    The signature stays mypy's own: the plugin never changes what mypy infers or
+    reports, so where the stubs give a proxy no conversion (``float()`` of an
+    ``IntegerProxy``) mypy's own arg-type error stands next to the report.
     """
     signature = ctx.default_signature
     if gets_no_reports(ctx.api, config):
-        # Also leaves the signature as plain mypy has it in installed libraries.
         return signature
-    arg_types: list[Type] = list(signature.arg_types)
-    changed = False
     converts = _table.conversion(table_operation)
     format_spec = converts is not None and converts.dunder == FORMAT_OPERATION and (
         _has_format_spec(ctx))
@@ -59,14 +54,7 @@ def check_conversion(
                 context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
                 errors.implicit_conversion(ctx.api, context, operation, found.name,
                                            outcome=outcome, reason=found.reason)
-            elif outcome == "unsupported":
-                continue  # a static number of that type fails too: mypy's error stands
-            if found.reason.source in _TYPED_STATIC:
-                continue  # mypy accepts the static type it has: no vaguer error to replace
-            if formal < len(arg_types):
-                arg_types[formal] = AnyType(TypeOfAny.special_form)
-                changed = True
-    return signature.copy_modified(arg_types=arg_types) if changed else signature
+    return signature
 
 
 def _has_format_spec(ctx: FunctionSigContext | MethodSigContext) -> bool:

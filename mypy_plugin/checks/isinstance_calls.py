@@ -24,6 +24,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..number_table import table as _table
 
@@ -205,17 +206,13 @@ def _classes_of_type(typ: Type) -> list[str] | None:
 def _lookup(api: CheckerPluginInterface, expr: Expression) -> Type | None:
     if isinstance(expr, (NameExpr, MemberExpr)) and isinstance(expr.node, TypeInfo):
         return None
-    lookup = getattr(api, "lookup_type_or_none", None)
-    if lookup is None:
-        return None
-    found = lookup(expr)
-    return found if isinstance(found, Type) else None
+    return compat.lookup_type_or_none(api, expr)
 
 
 def _is_dynamic_class(fullname: str, api: CheckerPluginInterface, dynamic: DynamicClasses) -> bool:
     if fullname in dynamic.fullnames:
         return True
-    modules = getattr(api, "modules", {})
+    modules = compat.checker_modules(api)
     module, _, name = fullname.rpartition(".")
     symbol = modules[module].names.get(name) if module in modules else None
     node = symbol.node if symbol is not None else None

@@ -10,7 +10,6 @@ metadata (mypy caches it), for the checks that must know what is true at runtime
 
 from __future__ import annotations
 
-from mypy.mro import MroError, calculate_mro
 import sys
 from typing import NamedTuple
 
@@ -28,6 +27,7 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars_with_any
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.dynamic import first_in_members
 from ..config import ProxyTypesConfig
@@ -68,21 +68,13 @@ def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
     hidden = [base for base in info.bases if base.type.fullname in HIDDEN_BASES]
     if not hidden:
         return
-    original_bases, original_mro = info.bases, info.mro
-    info.bases = [base for base in info.bases if base not in hidden] or [
-        ctx.api.named_type("builtins.object")
-    ]
-    info.mro = []  # calculate_mro keeps an existing MRO
-    try:
-        calculate_mro(info, lambda: ctx.api.named_type("builtins.object"))
-    except MroError:
-        info.bases, info.mro = original_bases, original_mro
+    kept = [base for base in info.bases if base not in hidden]
+    if not compat.hide_bases(info, kept, lambda: ctx.api.named_type("builtins.object")):
         return
     names = [base.type.fullname for base in hidden]
     info.metadata.setdefault(METADATA_KEY, {})[LEGACY_BASES_KEY] = names
-    if not config.is_exempt(ctx.api.cur_mod_id):
-        shown = tuple(_short(name) for name in names)
-        errors.legacy_static_base(ctx.api, ctx.cls, info.name, migrate_name, shown)
+    shown = tuple(_short(name) for name in names)  # exempt modules too: proxy-base
+    errors.legacy_static_base(ctx.api, ctx.cls, info.name, migrate_name, shown)
 
 
 def legacy_bases(info: TypeInfo) -> list[str]:
@@ -173,23 +165,15 @@ def keep_branch_checked(
     classes argument, after this hook has run; adding ``type[Legacy]`` there keeps
     the True branch reachable and checked with the proxy's real class.
     """
-    store_type = getattr(api, "store_type", None)
-    lookup_type = getattr(api, "lookup_type", None)
     target = classes_expr
     while isinstance(target, OpExpr) and target.op == "|":
         target = target.right  # mypy reads each operand of `int | float` separately
-    if store_type is None or lookup_type is None:
-        return
-    try:
-        original = lookup_type(target)
-    except KeyError:
-        return
-    if not isinstance(original, Type):
-        return
     legacy_type = fill_typevars_with_any(legacy)
     if not isinstance(legacy_type, Instance):
         return
-    store_type(target, UnionType.make_union([original, TypeType(legacy_type)]))
+    compat.replace_stored_type(
+        api, target, lambda original: UnionType.make_union([original, TypeType(legacy_type)])
+    )
 
 
 def _short(fullname: str) -> str:

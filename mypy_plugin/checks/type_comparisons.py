@@ -76,15 +76,15 @@ class TypeComparisons:
     """Per-module index of comparison operands, rebuilt when mypy hands over a new tree."""
 
     def __init__(self) -> None:
-        self._modules: dict[str, _Comparisons] = {}
+        self._by_module: dict[str, _Comparisons] = {}
 
     def operand_of(
         self, tree: MypyFile, call: CallExpr
     ) -> tuple[ComparisonExpr, str, Expression] | None:
         """The comparison ``call`` is an operand of, its operator and the other operand."""
-        module = self._modules.get(tree.fullname)
+        module = self._by_module.get(tree.fullname)
         if module is None or module.tree is not tree or module.statement_count != len(tree.defs):
-            module = self._modules[tree.fullname] = _Comparisons(tree)
+            module = self._by_module[tree.fullname] = _Comparisons(tree)
         return module.operand_of(call)
 
 

@@ -14,8 +14,21 @@ from typing import Any
 
 from .. import findings as plugin_findings
 from ..findings import Reason, Report
-from .common import EXIT_USAGE, CommandLineError, one_line, without_severity
+from .common import (
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    INTERNAL_CODE,
+    CommandLineError,
+    one_line,
+    without_severity,
+)
 from .project_config import ChosenConfig, choose_config
+from .project_config import (
+    OWN_CONFIG_NAMES,
+    SHARED_CONFIG_NAMES,
+    display_path,
+    read_toml,
+)
 
 PLUGIN_CODE_PREFIX = "proxy-"
 
@@ -156,6 +169,10 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             raise CommandLineError(f"no such file or directory: {path}")
     with tempfile.TemporaryDirectory(prefix="proxy-types-") as scratch:
         config = choose_config(forced_config, Path(scratch))
+        if forced_config is None:
+            ignored = ignored_plugin_table(Path.cwd(), config)
+            if ignored is not None:
+                raise CommandLineError(ignored)
         if not paths and not config.names_targets:
             raise CommandLineError(
                 "no paths given and the config names no files; try: proxy-types check ."
@@ -182,9 +199,10 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         problem = config_problems[0]
         raise CommandLineError(f"broken config {problem.file}: {one_line(problem.message)}")
     if status == EXIT_USAGE and not any(f.severity == "error" for f in findings):
-        # mypy stopped before checking (no .py files, duplicate module names...)
-        reason = one_line(warnings[0]) if warnings else "mypy stopped without a message"
-        raise CommandLineError(f"mypy could not run: {reason}")
+        # mypy stopped before checking (no .py files, a file it cannot decode...)
+        raise CommandLineError(f"mypy could not run: {blocking_reason(warnings)}")
+    if status != EXIT_USAGE and any(f.code == INTERNAL_CODE for f in findings):
+        status = EXIT_INTERNAL  # ran, but some findings may be missing
     return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked))
 
 
@@ -245,6 +263,62 @@ def files_without_reports(stdout: str, reports: Sequence[Report]) -> set[str]:
                 if record is not None]
     attach_reports(findings, reports)
     return {f.file for f in findings if f.is_plugin_finding and f.report is None}
+
+
+def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
+    """The line saying a plugin settings table is in a file mypy does not read, or None.
+
+    mypy reads one config file (``mypy.ini``, ``.mypy.ini``, ``pyproject.toml``
+    with ``[tool.mypy]``, ``setup.cfg`` with ``[mypy]``); a plugin table in
+    another of those files, in the directories searched, is silently ignored.
+    """
+    import configparser
+
+    from ..constants import PLUGIN_SECTION_INI
+
+    chosen_file = Path(chosen.source).resolve() if chosen.source else None
+    directory = start.resolve()
+    while True:
+        for name in OWN_CONFIG_NAMES + SHARED_CONFIG_NAMES:
+            path = directory / name
+            if not path.is_file() or path.resolve() == chosen_file:
+                continue
+            if path.suffix == ".toml":
+                tool = read_toml(path).get("tool", {})
+                has_table = isinstance(tool, dict) and "proxy_types" in tool
+                table = "[tool.proxy_types]"
+            else:
+                parser = configparser.RawConfigParser()
+                try:
+                    parser.read(path, encoding="utf-8")
+                except (configparser.Error, UnicodeDecodeError):
+                    continue  # mypy reports an unreadable config it uses; this one it does not
+                has_table = parser.has_section(PLUGIN_SECTION_INI)
+                table = f"[{PLUGIN_SECTION_INI}]"
+            if has_table:
+                return _ignored_table_line(display_path(path), table, chosen)
+        if (directory / ".git").exists() or (directory / ".hg").exists():
+            return None
+        if directory.parent == directory:
+            return None
+        directory = directory.parent
+
+
+def _ignored_table_line(path: str, table: str, chosen: ChosenConfig) -> str:
+    if chosen.source is not None:
+        return (f"{path}: {table} is not read: mypy reads {chosen.source} instead; move the "
+                f"settings to {chosen.source}")
+    section = "a [tool.mypy] table" if path.endswith(".toml") else "a [mypy] section"
+    return (f"{path}: {table} is not read: without {section} mypy does not read {path}, and "
+            f"check would use the embedded default; add {section} to {path}")
+
+
+def blocking_reason(lines: list[str]) -> str:
+    """Why mypy stopped: its first error line (stderr included), not its summary line."""
+    for line in lines:
+        if ": error:" in line or line.startswith("error:"):
+            return one_line(line)
+    return one_line(lines[0]) if lines else "mypy stopped without a message"
 
 
 def json_record(line: str) -> dict[str, Any] | None:

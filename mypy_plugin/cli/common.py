@@ -10,7 +10,10 @@ PROGRAM = "proxy-types"
 PLUGIN_MODULE = "mypy_plugin"
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "default.ini"
 
-EXIT_CLEAN, EXIT_USAGE = 0, 2
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+#: The check ran, but a check of the plugin failed (proxy-internal): findings may be missing.
+EXIT_INTERNAL = 3
+INTERNAL_CODE = "proxy-internal"
 
 
 class CommandLineError(ProxyTypesError):

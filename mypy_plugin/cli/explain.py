@@ -166,6 +166,25 @@ EXPLANATIONS: dict[str, Explanation] = {
             "    return (multiple - n % multiple) % multiple  # stays symbolic: no guard\n"
         ),
     ),
+    "proxy-internal": Explanation(
+        meaning=(
+            "A check of the plugin raised an error while looking at this code. mypy went "
+            "on and every other check ran, but what this check would have found here may "
+            "be missing, so a clean result is not trustworthy until it is fixed. The line "
+            "names the check, the place and the exception; `proxy-types check` exits with "
+            "status 3. Rerun with PROXY_TYPES_DEBUG=1 to get the traceback, and report it. "
+            "The plugin also names, once per run on standard error, any of its features a "
+            "mypy release turned off."
+        ),
+        wrong=(
+            "$ proxy-types check src/\n"
+            'src/model.py:14:8: error: Internal error in check "isinstance_calls" while '
+            "checking src/model.py:14: ...; findings of this check may be missing\n"
+        ),
+        right=(
+            "$ PROXY_TYPES_DEBUG=1 mypy src/model.py --show-traceback  # report the traceback\n"
+        ),
+    ),
     "truthy-bool": Explanation(
         meaning=(
             "mypy's own code, enabled by proxy-types' default configuration: a value whose "

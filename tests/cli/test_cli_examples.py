@@ -91,8 +91,11 @@ def test_examples_cover_each_bug_pattern(report: dict[str, Any]) -> None:
         markers.update(code for _, code in expected_findings(path).elements())
     for code in ("proxy-isinstance", "proxy-concretize", "proxy-base", "truthy-bool"):
         assert markers[code] >= 1, code
-        expected_count = report["summary"].get(code, report["summary"]["other mypy errors"])
-        assert expected_count == markers[code]
+        if code in report["summary"]:
+            assert report["summary"][code] == markers[code]
+    # truthy-bool and mypy's own errors next to the plugin's (arg-type of float(p)...).
+    others = sum(count for code, count in markers.items() if not code.startswith("proxy-"))
+    assert report["summary"]["other mypy errors"] == others
 
 
 def runnable(prefix: str) -> list[Path]:

@@ -42,7 +42,7 @@ def test_explain_without_code_lists_codes(run_cli: RunCli, tmp_path: Path) -> No
     assert result.returncode == 0
     listed = [line.split()[0] for line in result.stdout.splitlines()]
     assert listed == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                      "proxy-cast", "proxy-specialize", "truthy-bool"]
+                      "proxy-cast", "proxy-specialize", "proxy-internal", "truthy-bool"]
 
 
 def test_every_plugin_code_is_explained_and_nothing_else() -> None:

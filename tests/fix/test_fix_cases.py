@@ -77,11 +77,16 @@ def test_check_after_fix_reports_only_the_unfixed_findings(fixed: Fixed, run_cli
     project, result = fixed
     check = run_cli("check", "--format", "json", ".", cwd=project)
     report = json.loads(check.stdout)
-    remaining = {
-        (f["file"], f["line"], f["code"]) for f in report["findings"] if f["severity"] == "error"
-    }
-    assert remaining == set(unfixed_sites(result.stdout))
-    assert report["summary"]["other mypy errors"] == 0
+    errors = [f for f in report["findings"] if f["severity"] == "error"]
+    remaining = {(f["file"], f["line"], f["code"]) for f in errors
+                 if f["code"].startswith("proxy-")}
+    unfixed = set(unfixed_sites(result.stdout))
+    assert remaining == unfixed
+    # mypy's own errors only where a conversion was left (float() of a proxy the stubs
+    # give no __float__): the fix introduced none.
+    others = {(f["file"], f["line"]) for f in errors if not f["code"].startswith("proxy-")}
+    assert others <= {(file, line) for file, line, _ in unfixed}
+    assert report["summary"]["other mypy errors"] == len(others)
 
 
 def test_second_run_changes_nothing(fixed: Fixed, run_cli: RunCli) -> None:

@@ -17,74 +17,25 @@ from pathlib import Path
 
 import pytest
 from mypy import api as mypy_api
+from mypy.version import __version__ as mypy_version
 
 
-# -- harness: `# E: [code] fragment` markers against real mypy output ------------
+from tests.plugin.cases_harness import (
+    CASES,
+    GROUPS,
+    TORCH_GROUPS,
+    Actual,
+    Expected,
+    actual_errors,
+    case_files,
+    expected_errors,
+    group_problems,
+    mismatches,
+    run_group,
+)
+from mypy_plugin import _mypy_compat as compat
 
-CASES = Path(__file__).parent / "cases"
 REPO = Path(__file__).resolve().parents[2]
-
-_MARKER = re.compile(r"#\s*E:\s*\[([a-z-]+)\]\s*([^#]*)")
-_ERROR_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>[a-z-]+)\]$")
-
-
-@dataclass(frozen=True)
-class Expected:
-    path: str
-    line: int
-    code: str
-    fragment: str
-
-
-@dataclass(frozen=True)
-class Actual:
-    path: str
-    line: int
-    code: str
-    message: str
-
-
-def expected_errors(files: list[Path]) -> list[Expected]:
-    """Markers of ``files``: each ``# E: [code] text`` expects one error on its line."""
-    found: list[Expected] = []
-    for file in files:
-        for number, text in enumerate(file.read_text().splitlines(), start=1):
-            for code, fragment in _MARKER.findall(text):
-                found.append(Expected(file.name, number, code, fragment.strip()))
-    return found
-
-
-def actual_errors(mypy_stdout: str) -> list[Actual]:
-    """Errors in mypy's output (notes and the summary line are dropped)."""
-    found: list[Actual] = []
-    for line in mypy_stdout.splitlines():
-        match = _ERROR_LINE.match(line)
-        if match:
-            found.append(Actual(Path(match["path"]).name, int(match["line"]),
-                                match["code"], match["message"]))
-        elif ": error:" in line:
-            raise AssertionError(f"unparsed mypy error line: {line}")
-    return found
-
-
-def mismatches(expected: list[Expected], actual: list[Actual]) -> list[str]:
-    """Human-readable differences; empty when every marker matches exactly one error."""
-    problems: list[str] = []
-    unmatched = list(actual)
-    for want in expected:
-        hit = next((got for got in unmatched if got.path == want.path and got.line == want.line
-                    and got.code == want.code and want.fragment in got.message), None)
-        if hit is None:
-            problems.append(f"missing  {want.path}:{want.line}: [{want.code}] {want.fragment}")
-        else:
-            unmatched.remove(hit)
-    problems += [f"unexpected {got.path}:{got.line}: [{got.code}] {got.message}"
-                 for got in unmatched]
-    return problems
-
-
-def case_files(group: str) -> list[Path]:
-    return sorted((CASES / group).glob("*.py"))
 
 
 def test_harness_reports_missing_and_unexpected_errors(tmp_path: Path) -> None:
@@ -103,46 +54,21 @@ def test_harness_reports_missing_and_unexpected_errors(tmp_path: Path) -> None:
         actual_errors("case.py: error: something odd\n")
 
 
-GROUPS = {
-    # group -> config file name
-    "default": "mypy.ini",
-    "strict": "mypy.ini",
-    "configured": "mypy.ini",
-    "pyproject": "pyproject.toml",
-    "migrate": "mypy.ini",
-    "migrate_relaxed": "mypy.ini",
-    "traced": "mypy.ini",
-    "specialize": "mypy.ini",
-    "guarded": "mypy.ini",
-}
-#: Groups whose case files import torch.
-TORCH_GROUPS = ("default", "specialize", "traced")
-
-
 def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
     """mypy in this process on every case file of ``group``."""
-    config = CASES / group / GROUPS[group]
-    files = [path.name for path in case_files(group)]
-    cwd = os.getcwd()
-    os.chdir(CASES / group)  # modules of the group import each other
-    try:
-        return mypy_api.run(["--config-file", str(config), "--cache-dir", str(cache_dir),
-                             "--no-error-summary", "--show-traceback", *extra, *files])
-    finally:
-        os.chdir(cwd)
+    result: tuple[str, str, int] = run_group(group, cache_dir, *extra)
+    return result
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_case_files(group: str, mypy_cache_dir: Path) -> None:
     if group in TORCH_GROUPS:
         pytest.importorskip("torch")
-    stdout, stderr, _ = run_mypy(group, mypy_cache_dir)
-    assert "Traceback" not in stderr + stdout
-    problems = mismatches(expected_errors(case_files(group)), actual_errors(stdout))
+    problems = group_problems(group, mypy_cache_dir)
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("group", TORCH_GROUPS)
+@pytest.mark.parametrize("group", sorted(TORCH_GROUPS))
 def test_warm_cache_gives_same_output(group: str, mypy_cache_dir: Path) -> None:
     pytest.importorskip("torch")
     first = run_mypy(group, mypy_cache_dir)
@@ -352,50 +278,33 @@ def test_loading_the_plugin_does_not_import_torch(tmp_path: Path) -> None:
     assert "torch imported: False" in result.stdout
 
 
-# -- the oldest supported mypy ----------------------------------------------------
-
-OLDEST_MYPY = "1.11.2"  # keep equal to the lower bound of mypy in setup.cfg
-# Groups that need neither torch nor a plugin code in `disable_error_code`
-# (mypy < 2.0 validates that setting before plugins load; docs/plugin.md says so).
-OLDEST_MYPY_GROUPS = ("strict", "pyproject", "migrate", "migrate_relaxed", "guarded")
+# -- the oldest tested mypy: .ci/run runs run_cases.py in a venv of its own ------------
 
 
-@pytest.fixture(scope="session")
-def oldest_mypy_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A Python with the oldest supported mypy installed from PyPI."""
-    venv = tmp_path_factory.mktemp("oldest-mypy") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    python = venv / "bin" / "python"
-    installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", f"mypy=={OLDEST_MYPY}",
-         "typing_extensions"], capture_output=True, text=True, timeout=600)
-    assert installed.returncode == 0, installed.stderr
-    return python
+def run_cases_script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(Path(__file__).with_name("run_cases.py")), *args],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
-def test_setup_cfg_names_the_oldest_tested_mypy() -> None:
-    setup = (REPO / "setup.cfg").read_text()
-    assert f"mypy>={OLDEST_MYPY.rsplit('.', 1)[0]}," in setup
+def test_run_cases_script_passes_matching_groups() -> None:
+    result = run_cases_script("--plugin-codes-only", "strict", "trials")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [f"strict: ok (mypy {mypy_version})",
+                                          f"trials: ok (mypy {mypy_version})"]
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("group", OLDEST_MYPY_GROUPS)
-def test_plugin_reports_the_same_on_the_oldest_mypy(
-    group: str, oldest_mypy_python: Path, tmp_path: Path
-) -> None:
-    result = subprocess.run(
-        [str(oldest_mypy_python), "-m", "mypy", "--config-file",
-         str(CASES / group / GROUPS[group]), "--cache-dir", str(tmp_path / "cache"),
-         "--no-error-summary", *[path.name for path in case_files(group)]],
-        capture_output=True, text=True, cwd=CASES / group, timeout=300,
-        env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert "Traceback" not in result.stderr + result.stdout, result.stderr
-    # mypy's own messages change between releases; the plugin's must not.
-    expected = [e for e in expected_errors(case_files(group)) if e.code.startswith("proxy-")]
-    actual = [a for a in actual_errors(result.stdout) if a.code.startswith("proxy-")]
-    assert expected, f"group {group} has no plugin markers to compare"
-    problems = mismatches(expected, actual)
-    assert not problems, "\n".join(problems)
+def test_run_cases_script_fails_on_a_missing_finding(tmp_path: Path) -> None:
+    shutil.copytree(CASES / "strict", tmp_path / "strict")
+    config = tmp_path / "strict" / "mypy.ini"
+    config.write_text(config.read_text().replace("$MYPY_CONFIG_FILE_DIR/../../../../stubs",
+                                                 str(REPO / "stubs")))
+    case = tmp_path / "strict" / "strict_cases.py"
+    case.write_text(case.read_text() + "\nx = 1  # E: [proxy-cast] never reported\n")
+    result = run_cases_script("--cases", str(tmp_path), "strict")
+    assert result.returncode == 1
+    assert "strict: 1 mismatches" in result.stdout
+    assert "missing  strict_cases.py" in result.stdout and "never reported" in result.stdout
 
 
 def test_cached_run_follows_traced_function_changes(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from mypy_plugin import errors
 from mypy_plugin.config import ProxyTypesConfig, is_installed_library
-from mypy_plugin.main import ProxyTypesPlugin, _never_crash
+from mypy_plugin.main import ProxyTypesPlugin
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -18,20 +18,11 @@ REPO = Path(__file__).resolve().parents[2]
 def test_all_codes_are_named_and_described() -> None:
     codes = [code.code for code in errors.ALL_CODES]
     assert codes == ["proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config",
-                     "proxy-cast", "proxy-specialize"]
+                     "proxy-cast", "proxy-specialize", "proxy-internal"]
     # Guards are sound: their code is off until enable_error_code names it.
     assert [code.code for code in errors.ALL_CODES if not code.default_enabled] == [
         "proxy-specialize"]
     assert all(code.description and "\n" not in code.description for code in errors.ALL_CODES)
-
-
-def test_hook_falls_back_to_default_on_unexpected_error() -> None:
-    def broken(ctx: str) -> str:
-        raise KeyError(ctx)
-
-    hook = _never_crash(broken, lambda ctx: f"default for {ctx}")
-    assert hook("call") == "default for call"
-    assert _never_crash(str.upper, lambda ctx: "unused")("ok") == "OK"
 
 
 def test_hook_lookups_are_answered_once_per_name(tmp_path: Path) -> None:
@@ -222,3 +213,11 @@ def test_reason_is_shown_only_when_the_type_does_not_tell_it() -> None:
     assert errors.render(declared) == errors.render(
         Report("proxy-concretize", CONVERSION, "SymInt", "int()"))
     assert "reason" not in errors.render(declared)
+def test_messages_name_each_class_once_in_order() -> None:
+    from mypy_plugin.findings import ISINSTANCE, Report
+
+    report = Report("proxy-isinstance", ISINSTANCE, "IntegerProxy", "isinstance",
+                    ("builtins.int", "builtins.float", "builtins.int", "numbers.Real",
+                     "builtins.float"))
+    assert "static number classes (int, float, numbers.Real) misclassifies" in \
+        errors.render(report)

@@ -12,7 +12,7 @@ class Sub(TracedNumber):
 def configured(t: TracedNumber, s: Sub, p: IntegerProxy, xs: list[int]) -> None:
     isinstance(t, int)  # E: [proxy-isinstance] dynamic number "TracedNumber"
     isinstance(s, float)  # E: [proxy-isinstance] dynamic number "Sub"
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "IntegerProxy"
     if t < 3:  # E: [proxy-concretize] dynamic number "TracedNumber"
         pass
 

@@ -13,7 +13,7 @@ def bases(p: Proxy, t: TensorProxy, u: Union[TensorProxy, Proxy], m: Optional[Pr
     isinstance(p, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "NumberProxy"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: "Proxy" has dynamic subclasses: NumberProxy, FloatProxy, IntegerProxy)
     isinstance(u, float)  # E: [proxy-isinstance] (reason: "Proxy" has dynamic subclasses
     isinstance(m, float)  # E: [proxy-isinstance] (reason: "Proxy" has dynamic subclasses
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy" into a static value fixed at trace time; use proxy_types.to_static() to make the conversion explicit (reason: "Proxy" has dynamic subclasses
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy" into a static value fixed at trace time; use proxy_types.to_static() to make the conversion explicit (reason: "Proxy" has dynamic subclasses  # E: [arg-type] Argument 1 to "float" has incompatible type "Proxy"
     isinstance(t, int)
     isinstance(i, int)
     isinstance(o, int)
@@ -29,7 +29,7 @@ def bases_as_objects(p: Proxy, ps: list[Proxy]) -> None:
     any(q is not None for q in ps)
     if p is None:
         pass
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"  # E: [arg-type] Argument 1 to "float"
 
 
 def bases_narrowed(p: Proxy, q: Proxy, r: Proxy) -> None:

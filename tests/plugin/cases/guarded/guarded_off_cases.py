@@ -14,7 +14,7 @@ def silent_class(t: TracedNumber, d: dict[TracedNumber, int]) -> str:
         pass
     pyval(t)  # E: [proxy-concretize] pyval() reads the value of dynamic number "TracedNumber" (concretizing_functions), fixed at trace time
     d[t]  # E: [proxy-concretize] dict key hashes dynamic number "TracedNumber"
-    round(t)  # a configured class's round() stays symbolic
+    round(t)  # a configured class's round() stays symbolic  # E: [call-overload] No overload variant of "round" matches argument type "TracedNumber"
     return f"{t:.2f}"  # E: [proxy-concretize] Format spec ".2f" needs the value of dynamic number "TracedNumber"
 
 

@@ -17,5 +17,5 @@ def guarded_class(g: GuardedNumber, s: GuardedSub, t: TracedNumber, d: dict[Guar
     pyval(g)  # E: [proxy-specialize] pyval() reads the value of dynamic number "GuardedNumber" (concretizing_functions), installs a guard
     d[g]  # E: [proxy-specialize] dict key hashes dynamic number "GuardedNumber", which installs a guard
     int(t)  # E: [proxy-concretize] int() turns dynamic number "TracedNumber"
-    round(g)  # symbolic for configured classes
+    round(g)  # symbolic for configured classes  # E: [call-overload] No overload variant of "round" matches argument type "GuardedNumber"
     int(g)  # type: ignore[proxy-specialize]

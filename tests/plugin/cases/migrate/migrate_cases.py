@@ -48,7 +48,7 @@ def flows(p: FloatProxy, s: SubFloat, e: ExemptFloat, c: ComplexProxy, plain: Pl
 
 def narrowing_keeps_the_legacy_proxy(value: int | float | NumberProxy, plain: int | float) -> float:
     if isinstance(value, (int, float)):  # E: [proxy-isinstance] (int, float) misclassifies dynamic number "NumberProxy"
-        return float(value)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"
+        return float(value)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "int | float | NumberProxy
     if isinstance(plain, (int, float)):  # E: [proxy-isinstance] may see a legacy proxy typed "int"
         return float(plain)  # stays unreported: narrowing adds no proxy to a plain int | float
     return 0.0
@@ -61,8 +61,8 @@ def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy
     if isinstance(s, (int, float)):  # E: [proxy-isinstance] legacy proxy "SubFloat" only through its legacy base "float"
         takes_float(s)  # E: [arg-type] incompatible type "SubFloat"
     if isinstance(i, numbers.Integral):  # E: [proxy-isinstance] (numbers.Integral) is True at runtime for legacy proxy "IntegerProxy" only through its legacy base "int"
-        float(i)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"
-        math.floor(i)  # a configured class's floor stays symbolic (proxy_types/_table.py)
+        float(i)  # E: [proxy-concretize] float() turns dynamic number "IntegerProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "IntegerProxy"
+        math.floor(i)  # a configured class's floor stays symbolic (proxy_types/_table.py)  # E: [call-overload] No overload variant of "floor" matches argument type "IntegerProxy"
     if isinstance(u, int | float):  # E: [proxy-isinstance] legacy proxy "FloatProxy"
         takes_float(u)  # E: [arg-type] incompatible type "FloatProxy"; expected "float"
     isinstance(p, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "FloatProxy"
@@ -81,8 +81,8 @@ def abc_base(r: RealProxy, real: numbers.Real) -> None:
 
 def other_checks(p: FloatProxy, i: IntegerProxy, xs: list[int], ps: list[FloatProxy]) -> None:
     ps[0] = p
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"
-    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "FloatProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "FloatProxy"
+    xs[i]  # E: [proxy-concretize] indexing list turns dynamic number "IntegerProxy"  # E: [call-overload] No overload variant of "__getitem__" of "list" matches argum
     if p < 3.0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "FloatProxy"
         pass
 

@@ -23,7 +23,7 @@ def torch_conversions(n: torch.SymInt, f: torch.SymFloat, b: torch.SymBool, xs: 
 
 def torch_symbolic(n: torch.SymInt, f: torch.SymFloat) -> None:
     # torch keeps these symbolic (sympy expressions): nothing is forced.
-    round(f)
+    round(f)  # E: [call-overload] No overload variant of "round" matches argument type "SymFloat"
     math.floor(f)
     math.ceil(f)
     math.trunc(f)
@@ -33,7 +33,7 @@ def torch_symbolic(n: torch.SymInt, f: torch.SymFloat) -> None:
 def torch_refusals(n: torch.SymInt, b: torch.SymBool, f: torch.SymFloat) -> None:
     hash(n)  # E: [proxy-concretize] hash() turns dynamic number "SymInt"
     hash(f)  # E: [proxy-specialize] hash() installs a guard on dynamic number "SymFloat"
-    float(b)  # E: [proxy-concretize] float() turns dynamic number "SymBool"
+    float(b)  # E: [proxy-concretize] float() turns dynamic number "SymBool"  # E: [arg-type] Argument 1 to "float" has incompatible type "SymBool"
 
 
 def torch_conditions(n: torch.SymInt, m: Optional[torch.SymInt], u: Union[int, torch.SymInt]) -> bool:
@@ -54,9 +54,9 @@ def torch_bool_parameter(flag: torch.SymBool) -> None:
 
 
 def own_proxies_still_concretize(p: IntegerProxy, f: FloatProxy) -> None:
-    int(p)  # E: [proxy-concretize] int() turns dynamic number "IntegerProxy"
-    round(f)  # E: [proxy-concretize] round() turns dynamic number "FloatProxy"
-    math.floor(f)  # E: [proxy-concretize] math.floor()
+    int(p)  # E: [proxy-concretize] int() turns dynamic number "IntegerProxy"  # E: [call-overload] No overload variant of "int" matches argument type "IntegerProxy"
+    round(f)  # E: [proxy-concretize] round() turns dynamic number "FloatProxy"  # E: [call-overload] No overload variant of "round" matches argument type "FloatProxy"
+    math.floor(f)  # E: [proxy-concretize] math.floor()  # E: [call-overload] No overload variant of "floor" matches argument type "FloatProxy"
     if p > 0:  # E: [proxy-concretize] Condition on a comparison of dynamic number "IntegerProxy" specializes
         pass
 
