@@ -272,9 +272,8 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
     with ``[tool.mypy]``, ``setup.cfg`` with ``[mypy]``); a plugin table in
     another of those files, in the directories searched, is silently ignored.
     """
-    import configparser
-
     from ..constants import PLUGIN_SECTION_INI
+    from ..settings_files import SettingsFileError, read_ini
 
     chosen_file = Path(chosen.source).resolve() if chosen.source else None
     directory = start.resolve()
@@ -288,12 +287,10 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
                 has_table = isinstance(tool, dict) and "proxy_types" in tool
                 table = "[tool.proxy_types]"
             else:
-                parser = configparser.RawConfigParser()
                 try:
-                    parser.read(path, encoding="utf-8")
-                except (configparser.Error, UnicodeDecodeError):
+                    has_table = PLUGIN_SECTION_INI in read_ini(path)
+                except SettingsFileError:
                     continue  # mypy reports an unreadable config it uses; this one it does not
-                has_table = parser.has_section(PLUGIN_SECTION_INI)
                 table = f"[{PLUGIN_SECTION_INI}]"
             if has_table:
                 return _ignored_table_line(display_path(path), table, chosen)

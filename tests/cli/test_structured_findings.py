@@ -30,7 +30,7 @@ plugins = mypy_plugin
 [mypy.plugins.proxy_types]
 migrate_classes = kinds_lib.Legacy
 strict_isinstance = true
-dynamic_number_classes = kinds_lib.make_proxy, kinds_lib.Nope
+dynamic_number_classes = kinds_lib.make_proxy, kinds_lib.Nope, absent_lib.Number
 concretizing_functions = kinds_lib.pyval
 """
 
@@ -68,6 +68,7 @@ from typing import cast
 
 from proxy_types import BoolProxy, FloatProxy, IntegerProxy
 
+import absent_lib  # type: ignore[import-not-found]
 from kinds_lib import Legacy, pyval
 
 
@@ -149,7 +150,11 @@ PLANNED = {
     findings.ABC_REGISTER: "replace the ABC registration",
     findings.CONFIG_NOT_A_CLASS: "a configuration entry",
     findings.CONFIG_NO_SUCH_CLASS: "a configuration entry",
+    findings.UNRESOLVED_MODULE: "mypy cannot find a module",
+    findings.INTERNAL_ERROR: "a check of the plugin failed",
 }
+# Needs a failing check: test_an_internal_error_round_trips injects one.
+END_TO_END_KINDS = set(findings.ALL_KINDS) - {findings.INTERNAL_ERROR}
 
 
 def make_project(directory: Path, *, every_kind: bool = False) -> Path:
@@ -176,7 +181,7 @@ def plugin_findings(document: Any) -> list[dict[str, Any]]:
 def test_every_report_kind_reaches_the_json(document: tuple[Path, Any]) -> None:
     assert set(PLANNED) == set(findings.ALL_KINDS)
     found = plugin_findings(document[1])
-    assert {f["kind"] for f in found} == set(findings.ALL_KINDS)
+    assert {f["kind"] for f in found} == END_TO_END_KINDS
     for finding in found:
         assert finding["report"]["kind"] == finding["kind"]
         assert finding["reason"] == finding["report"]["reason"]
@@ -218,7 +223,7 @@ def test_fix_plans_every_kind_from_the_json(document: tuple[Path, Any],
         else:
             assert outcome.kind is None and outcome.reason is not None
             assert outcome.reason.startswith(reason), (report.kind, outcome.reason)
-    assert seen == set(findings.ALL_KINDS)
+    assert seen == END_TO_END_KINDS
 
 
 def test_sarif_results_carry_the_report(tmp_path: Path, run_cli: RunCli) -> None:
@@ -324,3 +329,33 @@ def test_reports_are_collected_when_the_config_asks_for_workers(tmp_path: Path,
     result = run_cli("check", "--format", "json", "kinds_cases.py", cwd=project)
     found = plugin_findings(json.loads(result.stdout))
     assert found and all(f["report"] is not None for f in found)
+
+
+def test_an_internal_error_round_trips(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing check's proxy-internal line carries its report to the JSON and to fix."""
+    pytest.importorskip("libcst")
+    from mypy_plugin.checks import isinstance_calls
+    from mypy_plugin.cli.check import run_check
+    from mypy_plugin.cli.fix.model import Options
+    from mypy_plugin.cli.fix.plan import PlanSettings, plan_fixes
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("injected failure")
+
+    project = make_project(tmp_path)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("PROXY_TYPES_DEBUG", raising=False)
+    monkeypatch.setattr(isinstance_calls, "check_isinstance_call", broken)
+    result = run_check(["kinds_cases.py"], None, str(tmp_path / "cache"))
+    internal = [f for f in result.findings if f.code == "proxy-internal"]
+    assert internal and all(f.report is not None for f in internal)
+    report = internal[0].report
+    assert report is not None and report.kind == findings.INTERNAL_ERROR
+    assert render(report) == internal[0].message
+    again = Finding.from_dict(json.loads(json.dumps(internal[0].as_dict())))
+    assert again.report == report
+    plans, failures = plan_fixes([again], PlanSettings(Options()), annotations=False)
+    assert failures == []
+    (outcome,) = [o for plan in plans for o in plan.outcomes]
+    assert outcome.kind is None and outcome.reason is not None
+    assert outcome.reason.startswith(PLANNED[findings.INTERNAL_ERROR])

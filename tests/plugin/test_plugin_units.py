@@ -150,6 +150,16 @@ def test_plugin_reads_the_runtime_table_without_running_the_runtime() -> None:
     assert result.stdout.strip() == "ok"
 
 
+def test_messages_name_each_class_once_in_order() -> None:
+    from mypy_plugin.findings import ISINSTANCE, Report
+
+    report = Report("proxy-isinstance", ISINSTANCE, "IntegerProxy", "isinstance",
+                    ("builtins.int", "builtins.float", "builtins.int", "numbers.Real",
+                     "builtins.float"))
+    assert "static number classes (int, float, numbers.Real) misclassifies" in \
+        errors.render(report)
+
+
 def test_flow_settings_are_read_and_cached(tmp_path: Path) -> None:
     config_file = tmp_path / "mypy.ini"
     config_file.write_text("[mypy.plugins.proxy_types]\n"
@@ -213,11 +223,3 @@ def test_reason_is_shown_only_when_the_type_does_not_tell_it() -> None:
     assert errors.render(declared) == errors.render(
         Report("proxy-concretize", CONVERSION, "SymInt", "int()"))
     assert "reason" not in errors.render(declared)
-def test_messages_name_each_class_once_in_order() -> None:
-    from mypy_plugin.findings import ISINSTANCE, Report
-
-    report = Report("proxy-isinstance", ISINSTANCE, "IntegerProxy", "isinstance",
-                    ("builtins.int", "builtins.float", "builtins.int", "numbers.Real",
-                     "builtins.float"))
-    assert "static number classes (int, float, numbers.Real) misclassifies" in \
-        errors.render(report)

@@ -66,6 +66,10 @@ LEFT_FOR_A_HUMAN = {
     findings.ABC_REGISTER: "replace the ABC registration with register_dynamic_type() by hand",
     findings.CONFIG_NOT_A_CLASS: "a configuration entry: correct it in the config file",
     findings.CONFIG_NO_SUCH_CLASS: "a configuration entry: correct it in the config file",
+    findings.UNRESOLVED_MODULE: "mypy cannot find a module that defines dynamic classes: "
+                                "install it (not editable) or put it on MYPYPATH",
+    findings.INTERNAL_ERROR: "a check of the plugin failed here: rerun with "
+                             "PROXY_TYPES_DEBUG=1 and report the traceback",
 }
 
 
