@@ -15,23 +15,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
 
-from mypy.nodes import Expression, FuncDef
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import (
     CheckerPluginInterface,
     SemanticAnalyzerPluginInterface,
     TypeAnalyzerPluginInterface,
 )
-from mypy.types import Type
 from mypy.version import __version__ as MYPY_VERSION
 
 if TYPE_CHECKING:
     from mypy.errorcodes import ErrorCode
     from mypy.errors import ErrorInfo, Errors
-    from mypy.nodes import Expression, MypyFile, Statement, TypeInfo
+    from mypy.nodes import Expression, FuncDef, MypyFile, Statement, TypeInfo
     from mypy.options import Options
     from mypy.semanal import SemanticAnalyzer
-    from mypy.types import Instance
+    from mypy.types import Instance, Type
 
 AnyPluginInterface = Union[
     CheckerPluginInterface, SemanticAnalyzerPluginInterface, TypeAnalyzerPluginInterface
@@ -122,6 +120,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature("error code settings",
             "bare-condition reports ignore whether truthy-bool is enabled",
             (("mypy.errors", "Errors", "is_error_code_enabled"),)),
+    Feature("function around a check",
+            "traced_functions, symbolic_shapes and narrowing find nothing: the function "
+            "around a check is unknown",
+            (("mypy.checker", "TypeChecker", "scope"),
+             ("mypy.semanal", "SemanticAnalyzer", "function_stack"))),
     Feature("silent type queries",
             "dynamic arguments of conversions are not found",
             (("mypy.messages", "MessageBuilder", "filter_errors"),
@@ -270,10 +273,23 @@ def analyzed_statement(semanal: SemanticAnalyzer) -> Statement | None:
     return statement
 
 
+def analyzer_modules(semanal: SemanticAnalyzer) -> dict[str, MypyFile]:
+    """Every module of the build, by name, as the semantic analyzer sees them."""
+    modules: dict[str, MypyFile] = getattr(semanal, "modules", None) or {}
+    return modules
+
+
 def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:
     """The module the semantic analyzer is in (``cur_mod_node``; unset before the first)."""
     tree: MypyFile | None = getattr(semanal, "cur_mod_node", None)
     return tree
+
+
+def error_code_enabled(api: AnyPluginInterface, code: ErrorCode) -> bool:
+    """Whether mypy shows errors with ``code`` in the module being analyzed (True if unknown)."""
+    if not AVAILABLE["error code settings"]:
+        return True
+    return bool(errors_of(api).is_error_code_enabled(code))
 
 
 def enclosing_functions(api: object) -> list[FuncDef]:
@@ -283,8 +299,11 @@ def enclosing_functions(api: object) -> list[FuncDef]:
     checker keeps its scope as ``scope.stack`` (classes and functions); the semantic
     analyzer keeps ``function_stack``.
     """
+    from mypy.nodes import FuncDef
     from mypy.semanal import SemanticAnalyzer
 
+    if not AVAILABLE["function around a check"]:
+        return []
     if isinstance(api, SemanticAnalyzer):
         stack: object = api.function_stack
     else:
@@ -292,20 +311,6 @@ def enclosing_functions(api: object) -> list[FuncDef]:
     if not isinstance(stack, list):
         return []
     return [item for item in stack if isinstance(item, FuncDef)]
-
-
-def known_type(api: object, expr: Expression) -> Type | None:
-    """The type mypy's checker already inferred for ``expr``, without inferring it again."""
-    lookup = getattr(api, "lookup_type_or_none", None)  # TypeChecker
-    if lookup is None:
-        return None
-    found = lookup(expr)
-    return found if isinstance(found, Type) else None
-def error_code_enabled(api: AnyPluginInterface, code: ErrorCode) -> bool:
-    """Whether mypy shows errors with ``code`` in the module being analyzed (True if unknown)."""
-    if not AVAILABLE["error code settings"]:
-        return True
-    return bool(errors_of(api).is_error_code_enabled(code))
 
 
 # -- expression types ---------------------------------------------------------------

@@ -35,7 +35,6 @@ from mypy.types import (
 )
 
 from .. import _mypy_compat as compat
-from .._mypy_compat import enclosing_functions, known_type
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 from .context import current_file
@@ -309,15 +308,16 @@ class _Site:
 
     @property
     def modules(self) -> dict[str, MypyFile]:
-        modules = getattr(self.api, "modules", None)
-        return modules if isinstance(modules, dict) else {}
+        if isinstance(self.api, SemanticAnalyzer):
+            return compat.analyzer_modules(self.api)
+        return compat.checker_modules(self.api)
 
     @property
     def facts(self) -> FunctionFacts | None:
         """The facts of the innermost function around the site; None at module level."""
         if self._facts is False:
             flow = self.dynamic.flow
-            chain = enclosing_functions(self.api) if flow is not None else []
+            chain = compat.enclosing_functions(self.api) if flow is not None else []
             self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing) \
                 if flow is not None and chain else None
         return self._facts if isinstance(self._facts, FunctionFacts) else None
@@ -343,7 +343,8 @@ class _Site:
         """The type of a part of the checked expression, as far as it is known."""
         if self._lookup is not None:
             return self._lookup(expr)
-        found = known_type(self.api, expr)
+        found = compat.lookup_type_or_none(self.api, expr) if isinstance(
+            self.api, CheckerPluginInterface) else None
         if found is None and isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             found = expr.node.type
         return found

@@ -29,7 +29,7 @@ def bases_as_objects(p: Proxy, ps: list[Proxy]) -> None:
     any(q is not None for q in ps)
     if p is None:
         pass
-    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "Proxy"
+    float(p)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"  # E: [arg-type] Argument 1 to "float"
 
 
 def bases_narrowed(p: Proxy, q: Proxy, r: Proxy) -> None:
