@@ -22,14 +22,14 @@ from .common import (
     one_line,
     without_severity,
 )
-from .project_config import ChosenConfig, choose_config
-from .runtime_report import RuntimeJoin
 from .project_config import (
     OWN_CONFIG_NAMES,
     SHARED_CONFIG_NAMES,
+    ChosenConfig,
+    choose_config,
     display_path,
-    read_toml,
 )
+from .runtime_report import RuntimeJoin
 
 PLUGIN_CODE_PREFIX = "proxy-"
 
@@ -276,7 +276,7 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
     another of those files, in the directories searched, is silently ignored.
     """
     from ..constants import PLUGIN_SECTION_INI
-    from ..settings_files import SettingsFileError, read_ini
+    from ..settings_files import SettingsFileError, read_ini, read_toml
 
     chosen_file = Path(chosen.source).resolve() if chosen.source else None
     directory = start.resolve()
@@ -286,7 +286,10 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
             if not path.is_file() or path.resolve() == chosen_file:
                 continue
             if path.suffix == ".toml":
-                tool = read_toml(path).get("tool", {})
+                try:
+                    tool = read_toml(path).get("tool", {})
+                except SettingsFileError:
+                    continue  # as for INI files below
                 has_table = isinstance(tool, dict) and "proxy_types" in tool
                 table = "[tool.proxy_types]"
             else:

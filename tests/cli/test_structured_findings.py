@@ -358,4 +358,5 @@ def test_an_internal_error_round_trips(tmp_path: Path, monkeypatch: pytest.Monke
     assert failures == []
     (outcome,) = [o for plan in plans for o in plan.outcomes]
     assert outcome.kind is None and outcome.reason is not None
-    assert outcome.reason.startswith(PLANNED[findings.INTERNAL_ERROR])
+    planned = PLANNED[findings.INTERNAL_ERROR]
+    assert planned is not None and outcome.reason.startswith(planned)
