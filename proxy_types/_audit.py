@@ -274,7 +274,7 @@ def _problem(error: Exception) -> None:
 
 def _is_merge(subject: type, classinfo: object, match: Callable[[object, Any], bool],
               value: object) -> bool:
-    """A check of a dynamic number against static classes, none of its own kind."""
+    """A check of a dynamic number against static classes, no dynamic one among them."""
     if not _is_dynamic_class(subject):
         return False
     try:
@@ -287,6 +287,10 @@ def _is_merge(subject: type, classinfo: object, match: Callable[[object, Any], b
     for candidate in classes:
         if any(candidate is s for s in static) or not _isinstance(candidate, type):
             continue
+        if _is_dynamic_class(candidate):
+            # The check knows dynamic numbers (``(float, FloatProxy)``): it sorts them on
+            # purpose, as the plugin's isinstance check also judges.
+            return False
         try:
             if match(value, candidate):
                 return False  # the check includes a class of the number's own kind

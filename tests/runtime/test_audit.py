@@ -28,6 +28,7 @@ from proxy_types import (
     BoolProxy,
     ConcretizationError,
     ConfigurationError,
+    FloatProxy,
     IntegerProxy,
     NumberClasses,
     audit,
@@ -205,6 +206,15 @@ def test_checks_against_static_classes_only_are_recorded_with_counts() -> None:
     assert (first.column, first.end_line) == (13, first.line)
     assert first.end_column == 13 + len("isinstance(p, int)")
     assert first.severity == "error" and "proxy_types.is_static_number()" in (first.hint or "")
+
+
+def test_a_check_that_names_a_dynamic_class_is_not_recorded() -> None:
+    """``(float, FloatProxy)`` sorts dynamic numbers on purpose: an IntegerProxy is no float."""
+    p = IntegerProxy("n", 3)
+    with audit(config=False) as found:
+        isinstance(p, (float, FloatProxy))
+        isinstance(p, float)  # mark: static-only
+    assert [record.line for record in mine(found)] == [line_of("static-only")]
 
 
 def test_correct_checks_and_proxy_types_own_guards_are_not_recorded() -> None:
