@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from . import _guards
 from ._config import DEFAULT_EXEMPT_MODULES, RuntimeSettings, module_matches, read_runtime_settings
@@ -287,7 +287,7 @@ def _is_merge(subject: type, classinfo: object, match: Callable[[object, Any], b
     for candidate in classes:
         if any(candidate is s for s in static) or not _isinstance(candidate, type):
             continue
-        if _is_dynamic_class(candidate):
+        if _is_dynamic_class(cast(type, candidate)):  # a class: checked just above
             # The check knows dynamic numbers (``(float, FloatProxy)``): it sorts them on
             # purpose, as the plugin's isinstance check also judges.
             return False
