@@ -141,3 +141,14 @@ def test_join_matches_by_resolved_file_and_line(tmp_path: Path,
     assert joined.confirms("m.py", 5) == [record]
     assert joined.confirms("m.py", 6) == []
     assert joined.runtime_only == [other]
+
+
+def test_merges_only_the_audit_saw_make_a_clean_check_fail(project: Path, run_cli: RunCli) -> None:
+    (project / "clean.py").write_text("x: int = 1\n", encoding="utf-8")
+    result = run_cli("check", "--runtime-report", "audit.json", "clean.py", cwd=project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "0 of 0 plugin findings confirmed at run time; 2 merges seen at run time only" in \
+        result.stdout
+    (project / "empty.json").write_text('{"source": "runtime", "findings": []}', encoding="utf-8")
+    quiet = run_cli("check", "--runtime-report", "empty.json", "clean.py", cwd=project)
+    assert quiet.returncode == 0, quiet.stdout + quiet.stderr
