@@ -36,7 +36,6 @@ from ..constants import (
     STATIC_NUMBER_CLASSES,
 )
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.context import current_module, reports_hidden
 from ..analysis.flow import names_static_only_alias
 
 
@@ -57,10 +56,6 @@ def check_isinstance_call(
         return
     if len(ctx.args[value_at]) != 1 or len(ctx.args[classes_at]) != 1:
         return
-    if config.is_exempt(current_module(ctx.api)):
-        return
-    if reports_hidden(ctx.api) and not config.migrate_classes:
-        return  # migration mode must still keep legacy-typed branches checked there
     classes_expr = ctx.args[classes_at][0]
     classes = checked_classes(classes_expr, ctx.arg_types[classes_at][0], ctx.api)
     if not classes:
