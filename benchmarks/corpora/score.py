@@ -17,7 +17,13 @@ prints: reports, confirmed (reports matching a real site), judged not a bug,
 unjudged, recall (real sites found / real sites), precision (confirmed /
 reports), recall per kind, and the real sites nobody reported.
 
-Exit code 0, or 2 for an unreadable findings file or a bad ground truth.
+A corpus with ``basis = "human fix"`` has as real sites the lines a human fix
+changed in one build: findings match them by line only, and a ``[[not_bug]]``
+entry may say ``verdict = "not in fix"`` (real by reading, left by the fix).
+``--corpus NAME`` scores one corpus, for corpora whose scopes overlap.
+
+Exit code 0, or 2 for an unreadable findings file, a bad ground truth or an
+unknown ``--corpus``.
 """
 
 from __future__ import annotations
