@@ -74,7 +74,6 @@ class ProxyTypesConfig:
         self.guarded_number_classes: tuple[str, ...] = ()
         #: Helpers (thunder's ``pyval``) whose call reads a dynamic argument's value.
         self.concretizing_functions: tuple[str, ...] = ()
-        self._exempt: dict[str, bool] = {}
         if not config_file:
             return
         try:
@@ -219,13 +218,9 @@ class ProxyTypesConfig:
     # -- using --------------------------------------------------------------
 
     def is_exempt(self, module: str) -> bool:
-        """True if ``module`` may handle raw numbers without reports."""
-        answer = self._exempt.get(module)
-        if answer is None:  # asked at every checked call: answer each module once
-            answer = self._exempt[module] = any(
-                _module_matches(module, pattern) for pattern in self.exempt_modules
-            )
-        return answer
+        """True if ``module`` may handle raw numbers without reports (asked once per
+        module, by the gate)."""
+        return any(_module_matches(module, pattern) for pattern in self.exempt_modules)
 
     def to_data(self) -> dict[str, Any]:
         """JSON data for mypy's cache (``report_config_data``)."""

@@ -134,6 +134,59 @@ def withdraw(report: Report) -> None:
             reports.remove(report)
 
 
+@dataclass(frozen=True)
+class PassedArgument:
+    """A dynamic number passed where the callee's parameter names a static number type.
+
+    mypy reports such a call itself (``arg-type``), in words; ``proxy-types fix``
+    needs its parts to rewrite the parameter's annotation, so the plugin records
+    them while a caller collects arguments.  ``function`` and ``cls`` are the
+    callee as mypy names it (``cls`` None for a function or a constructor call),
+    ``number`` the argument's 1-based position in the call, ``keyword`` its
+    name when passed by keyword, ``dynamic`` the dynamic classes of its type.
+    ``file``, ``line`` and ``column`` are the argument's, as mypy has them.
+    """
+
+    function: str
+    cls: str | None
+    number: int
+    keyword: str | None
+    dynamic: tuple[str, ...]
+    file: str
+    line: int
+    column: int
+
+
+_argument_collectors: list[list[PassedArgument]] = []
+
+
+@contextmanager
+def collecting_arguments() -> Iterator[list[PassedArgument]]:
+    """Keep every :class:`PassedArgument` the plugin records until the block ends.
+
+    A plugin created inside the block records them (at a cost on every call, so
+    only ``fix`` asks).
+    """
+    passed: list[PassedArgument] = []
+    _argument_collectors.append(passed)
+    try:
+        yield passed
+    finally:
+        _argument_collectors.remove(passed)
+
+
+def recording_arguments() -> bool:
+    """True while somebody collects passed arguments."""
+    return bool(_argument_collectors)
+
+
+def keep_argument(passed: PassedArgument) -> None:
+    """Hand ``passed`` to every active argument collector, once each."""
+    for collected in _argument_collectors:
+        if passed not in collected:
+            collected.append(passed)
+
+
 def cache_data(path: str, is_check: bool, data: object) -> object:
     """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
 

@@ -222,6 +222,8 @@ class ProxyTypesPlugin(Plugin):
         from .analysis.imports import MissingModules
 
         self.missing_modules = MissingModules(self.dynamic_fullnames, options)
+        # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
+        self.record_arguments = findings.recording_arguments()
         self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
@@ -242,8 +244,6 @@ class ProxyTypesPlugin(Plugin):
         wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
                                     self._unresolved_type_hook, self._lookup_failed)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)
-        if not self.config.migrate_classes:  # asked once per class: None, from C
-            setattr(self, "get_customize_class_mro_hook", {}.get)
 
     @cached_property
     def dynamic(self) -> DynamicClasses:
@@ -392,6 +392,28 @@ class ProxyTypesPlugin(Plugin):
     # -- checker hooks ------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._recording_arguments(self._function_hook(fullname))
+
+    def _recording_arguments(self, hook: Callable[[_Ctx], Type] | None
+                             ) -> Callable[[_Ctx], Type] | None:
+        """``hook``, also recording passed arguments while ``fix`` collects them."""
+        if not self.record_arguments:
+            return hook
+        from .checks import passed_arguments
+
+        def record(ctx: Any) -> Type:
+            passed_arguments.record_passed_arguments(ctx, self.dynamic)
+            return ctx.default_return_type
+
+        recorded = self._guarded("passed_arguments", record, _default_return, RUNS_WHERE_VISIBLE)
+
+        def both(ctx: Any) -> Type:
+            recorded(ctx)
+            return hook(ctx) if hook is not None else ctx.default_return_type
+
+        return both
+
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _SINK_FUNCTIONS or fullname in self.config.concretizing_functions:
             return self._sink_function_hook(fullname)
         function = ISINSTANCE_FUNCTIONS.get(fullname)
@@ -483,6 +505,9 @@ class ProxyTypesPlugin(Plugin):
         return self._guarded("conversions", check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return self._recording_arguments(self._method_hook(fullname))
+
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname in HASHING_METHODS:
             from .checks import hashing
 

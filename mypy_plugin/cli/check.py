@@ -7,13 +7,13 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import nullcontext, redirect_stderr, redirect_stdout
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import findings as plugin_findings
-from ..findings import Reason, Report
+from ..findings import PassedArgument, Reason, Report
 from .common import (
     EXIT_INTERNAL,
     EXIT_USAGE,
@@ -39,7 +39,9 @@ class Finding:
     """One mypy message; columns and lines are 1-based.
 
     ``report`` is what the plugin recorded for a ``proxy-*`` finding (its kind,
-    classes, reason...), joined by position, code and message.
+    classes, reason...), joined by position, code and message.  ``passed`` is
+    what it recorded for mypy's own ``arg-type`` error about a dynamic number
+    (only when the run recorded arguments, for ``fix``), joined by position.
     """
 
     file: str
@@ -52,6 +54,7 @@ class Finding:
     message: str
     hint: str | None = None
     report: Report | None = field(default=None, compare=False)
+    passed: PassedArgument | None = field(default=None, compare=False)
 
     @property
     def is_plugin_finding(self) -> bool:
@@ -61,7 +64,7 @@ class Finding:
     def as_dict(self) -> dict[str, object]:
         """The finding as JSON-ready data; plugin findings add their report's data."""
         data = asdict(self)
-        del data["report"]
+        del data["report"], data["passed"]
         if self.report is not None:
             details = self.report.as_dict()
             for located in ("file", "line", "column", "message", "code"):
@@ -104,6 +107,10 @@ class CheckResult:
     rechecked: list[str] = field(default_factory=list)
     #: With ``--runtime-report``: what a runtime audit confirmed, and saw alone.
     runtime: RuntimeJoin | None = None
+
+
+#: mypy's code for an argument whose type the parameter does not accept.
+ARG_TYPE_CODE = "arg-type"
 
 
 def int_or_none(value: object) -> int | None:
@@ -165,8 +172,13 @@ def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> 
     return [*arguments, "--", *paths]
 
 
-def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None) -> CheckResult:
-    """Run mypy in this process and collect its findings."""
+def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None,
+              *, record_arguments: bool = False) -> CheckResult:
+    """Run mypy in this process and collect its findings.
+
+    ``record_arguments``: also join each ``arg-type`` error about a dynamic number
+    to the plugin's record of it (``Finding.passed``), as ``fix`` needs.
+    """
     for path in paths:
         if not os.path.exists(path):
             raise CommandLineError(f"no such file or directory: {path}")
@@ -180,7 +192,8 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             raise CommandLineError(
                 "no paths given and the config names no files; try: proxy-types check ."
             )
-        run = run_mypy_collecting(mypy_arguments(paths, config.mypy_file, cache_dir))
+        run = run_mypy_collecting(mypy_arguments(paths, config.mypy_file, cache_dir),
+                                  record_arguments)
         stdout, stderr, status = run.stdout, run.stderr, run.status
         # mypy names the file it was given; show the user's file, not our copy.
         if config.source is not None and config.mypy_file != config.source:
@@ -195,6 +208,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         elif line.strip():
             warnings.append(line)
     attach_reports(findings, run.reports)
+    attach_arguments(findings, run.passed)
     config_name = config.source or config.mypy_file
     interpret_stderr(stderr, config_name, warnings)
     config_problems = [f for f in findings if f.file == Path(config_name).as_posix()]
@@ -218,23 +232,30 @@ class MypyRun:
     status: int
     reports: list[Report]
     rechecked: set[str]  # files checked a second time to get their reports
+    passed: list[PassedArgument] = field(default_factory=list)
 
 
-def run_mypy_collecting(arguments: list[str]) -> MypyRun:
+def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) -> MypyRun:
     """Run mypy in this process, keeping the report of every plugin finding.
 
     mypy replays the errors of a module it does not check again from its cache
     (written by plain mypy, or by a run of ours: a replayed error never has its
     report); those files are checked once more with their cache found stale.
+    ``record_arguments``: the same for the records of passed arguments, whose
+    ``arg-type`` errors have no code of ours to tell them apart: a file with an
+    ``arg-type`` error and no record is checked again.
     """
-    with plugin_findings.collecting() as reports:
+    recording = plugin_findings.collecting_arguments() if record_arguments else nullcontext([])
+    with recording as passed, plugin_findings.collecting() as reports:
         stdout, stderr, status = run_mypy(arguments)
-    unreported = files_without_reports(stdout, reports)
+    unreported = files_without_reports(stdout, reports, passed if record_arguments else None)
     if unreported and status != EXIT_USAGE:
-        with plugin_findings.collecting(recheck=unreported) as rechecked:
+        recording = plugin_findings.collecting_arguments() if record_arguments else nullcontext([])
+        with recording as passed_again, plugin_findings.collecting(recheck=unreported) as again:
             stdout, stderr, status = run_mypy(arguments)
-        reports = rechecked + reports
-    return MypyRun(stdout, stderr, status, reports, unreported)
+        reports = again + reports
+        passed = passed_again + passed
+    return MypyRun(stdout, stderr, status, reports, unreported, passed)
 
 
 def report_key(file: str, line: int, column: int, code: str | None, message: str
@@ -260,12 +281,30 @@ def attach_reports(findings: Sequence[Finding], reports: Sequence[Report]) -> No
                 finding.file, finding.line, finding.column, finding.code, finding.message))
 
 
-def files_without_reports(stdout: str, reports: Sequence[Report]) -> set[str]:
-    """Files of mypy's plugin findings that no kept report matches."""
+def files_without_reports(stdout: str, reports: Sequence[Report],
+                          passed: Sequence[PassedArgument] | None = None) -> set[str]:
+    """Files of mypy's plugin findings that no kept report matches.
+
+    With ``passed``, also files of ``arg-type`` errors no record of a passed argument matches.
+    """
     findings = [finding_from_mypy(record) for record in map(json_record, stdout.splitlines())
                 if record is not None]
     attach_reports(findings, reports)
-    return {f.file for f in findings if f.is_plugin_finding and f.report is None}
+    files = {f.file for f in findings if f.is_plugin_finding and f.report is None}
+    if passed is not None:
+        attach_arguments(findings, passed)
+        files |= {f.file for f in findings if f.code == ARG_TYPE_CODE and f.passed is None}
+    return files
+
+
+def attach_arguments(findings: Sequence[Finding], passed: Sequence[PassedArgument]) -> None:
+    """Give each ``arg-type`` error the record of the dynamic argument it is about, if any."""
+    by_place = {(os.path.abspath(record.file), record.line, max(record.column, 0) + 1): record
+                for record in passed}
+    for finding in findings:
+        if finding.code == ARG_TYPE_CODE and finding.severity == "error":
+            finding.passed = by_place.get(
+                (os.path.abspath(finding.file), finding.line, finding.column))
 
 
 def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:

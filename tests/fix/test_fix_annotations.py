@@ -14,9 +14,10 @@ import pytest
 from mypy_plugin.cli.check import Finding
 from mypy_plugin.cli.fix.annotations import (
     number_like_annotation,
-    parse_arg_type,
     static_annotation_problem,
 )
+
+REPO = Path(__file__).resolve().parents[2]
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 MakeProject = Callable[[Path, list[str]], Path]
@@ -133,28 +134,71 @@ def test_other_annotations_are_not_rewritten(annotation: str, problem: str) -> N
     assert reason is not None and problem in reason
 
 
-def arg_type(message: str, code: str = "arg-type") -> Finding:
-    return Finding("a.py", 3, 5, None, None, "error", code, message)
+RECORDED_CALLS = """\
+from typing import Optional
+
+from proxy_types import FloatProxy, IntegerProxy
 
 
-def test_only_dynamic_numbers_passed_to_static_numbers_are_taken() -> None:
-    taken = parse_arg_type(arg_type(
-        'Argument "fill" to "pad" of "Grid" has incompatible type "FloatProxy | None"; '
-        'expected "float | None"'), ())
-    assert taken is not None
-    assert (taken.keyword, taken.number, taken.function, taken.cls, taken.dynamic) == (
-        "fill", None, "pad", "Grid", ("FloatProxy",))
-    legacy = parse_arg_type(arg_type(
-        'Argument 2 to "f" has incompatible type "LegacyProxy"; expected "int"'), ("LegacyProxy",))
-    assert legacy is not None and legacy.number == 2
-    for ignored in (
-        arg_type('Argument 1 to "f" has incompatible type "str"; expected "float"'),
-        arg_type('Argument 1 to "f" has incompatible type "LegacyProxy"; expected "int"'),
-        arg_type('Argument 1 to "f" has incompatible type "IntegerProxy"; expected "list[int]"'),
-        arg_type('Argument 1 to "f" has incompatible type "IntegerProxy"; expected "int"',
-                 code="call-arg"),
-    ):
-        assert parse_arg_type(ignored, ()) is None, ignored.message
+class Grid:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def pad(self, width: int, fill: Optional[float] = None) -> None:
+        pass
+
+
+def f(x: int, y: float) -> None:
+    pass
+
+
+def g(xs: list[int]) -> None:
+    pass
+
+
+def calls(p: IntegerProxy, q: Optional[FloatProxy], grid: Grid) -> None:
+    grid.pad(1, fill=q)
+    f(1, p)
+    Grid(p)
+    f("text", 1.0)
+    g(p)
+"""
+
+
+def test_the_plugin_records_dynamic_numbers_passed_to_static_parameters(tmp_path: Path) -> None:
+    from mypy import api
+
+    from mypy_plugin import findings
+
+    (tmp_path / "calls.py").write_text(RECORDED_CALLS)
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n")
+    with findings.collecting_arguments() as passed:
+        stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir",
+                                str(tmp_path / "cache"), "--show-column-numbers",
+                                str(tmp_path / "calls.py")])
+    recorded = sorted((record.line, record.column + 1, record.function, record.cls,
+                       record.number, record.keyword, record.dynamic) for record in passed)
+    lines = RECORDED_CALLS.splitlines()
+
+    def at(call: str, argument: str) -> tuple[int, int]:
+        line = lines.index(f"    {call}") + 1
+        return line, lines[line - 1].index(argument) + 1
+
+    assert recorded == [
+        (*at("grid.pad(1, fill=q)", "q)"), "pad", "Grid", 2, "fill", ("FloatProxy",)),
+        (*at("f(1, p)", "p)"), "f", None, 2, None, ("IntegerProxy",)),
+        (*at("Grid(p)", "p)"), "Grid", None, 1, None, ("IntegerProxy",)),
+    ], stdout
+    # Each record sits where mypy reports its arg-type error; the others have none.
+    arg_type_places = sorted(
+        (int(line.split(":")[1]), int(line.split(":")[2]))
+        for line in stdout.splitlines() if line.endswith("[arg-type]"))
+    recorded_places = [(line, column) for line, column, *_ in recorded]
+    assert set(recorded_places) < set(arg_type_places), stdout
+    # mypy's own errors about other types: no record.
+    assert {at('f("text", 1.0)', '"text"'), at("g(p)", "p)")} == (
+        set(arg_type_places) - set(recorded_places)), stdout
 
 
 def test_rewrite_that_leaves_the_call_reported_is_undone(tmp_path: Path, run_cli: RunCli) -> None:

@@ -1,17 +1,18 @@
 """Parameter annotations that must accept dynamic numbers, for ``proxy-types fix``.
 
 mypy reports ``arg-type`` at the argument when a dynamic number is passed where
-a parameter is annotated with a static number type.  This module turns such a
-finding into a rewrite of the callee's parameter annotation into ``NumberLike``:
-the argument is located at the finding's position, the callee is resolved among
-the checked files (same module, imported by name, or a method of the class
-mypy names in its message), and the parameter is found by position or keyword.
-Anything ambiguous is listed with its reason instead.
+a parameter is annotated with a static number type, and the plugin records the
+same call as data (``findings.PassedArgument``, joined to the finding as
+``Finding.passed``).  This module turns such a finding into a rewrite of the
+callee's parameter annotation into ``NumberLike``: the argument is located at the
+finding's position, the callee is resolved among the checked files (same module,
+imported by name, or a method of the class mypy names), and the parameter is
+found by position or keyword.  Anything ambiguous is listed with its reason
+instead.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,20 +30,12 @@ from libcst.metadata import (
 
 from proxy_types import _table
 
-from ..check import Finding
+from ..check import ARG_TYPE_CODE, Finding
 from .model import KIND_ANNOTATION, Build, Plan
 
-ARG_TYPE_CODE = "arg-type"
 NUMBER_LIKE = "NumberLike"
-ARG_TYPE_MESSAGE = re.compile(
-    r'^Argument (?:(?P<number>\d+)|"(?P<keyword>[^"]+)") to "(?P<function>[^"]+)"'
-    r'(?: of "(?P<cls>[^"]+)")? has incompatible type "(?P<actual>[^"]+)"; '
-    r'expected "(?P<expected>[^"]+)"$'
-)
 STATIC_BUILTINS = frozenset({"int", "float", "complex"})
 STATIC_ABCS = frozenset(name.rpartition(".")[2] for name in _table.STATIC_ABC_TYPES)
-STATIC_SHOWN = STATIC_BUILTINS | STATIC_ABCS  # as mypy prints them
-OWN_DYNAMIC = frozenset(t.name for t in _table.OWN_DYNAMIC_TYPES)
 # mypy does not count these as NumberLike: the stubs do not import torch.
 FOREIGN_DYNAMIC = {t.name: t.fullname for t in _table.FOREIGN_DYNAMIC_TYPES}
 TRANSPARENT_DECORATORS = frozenset({"staticmethod", "classmethod"})
@@ -70,6 +63,8 @@ class AnnotationFinding(Finding):
 
 @dataclass(frozen=True)
 class ArgTypeMessage:
+    """What mypy's ``arg-type`` error is about, from the plugin's record of the call."""
+
     keyword: str | None
     number: int | None
     function: str
@@ -77,36 +72,14 @@ class ArgTypeMessage:
     dynamic: tuple[str, ...]  # the dynamic classes among the passed type's parts
 
 
-def union_parts(shown: str) -> list[str]:
-    """``"float | None"`` -> ``["float", "None"]`` (top level only)."""
-    parts, depth, current = [], 0, ""
-    for char in shown:
-        depth += char in "[("
-        depth -= char in "])"
-        if char == "|" and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    parts.append(current.strip())
-    return parts
-
-
-def parse_arg_type(finding: Finding, dynamic_names: Iterable[str]) -> ArgTypeMessage | None:
-    """The parts of an ``arg-type`` message if it passes a dynamic number to a static one."""
-    if finding.code != ARG_TYPE_CODE or finding.severity != "error":
+def passed_dynamic_number(finding: Finding) -> ArgTypeMessage | None:
+    """The call an ``arg-type`` error is about, if it passes a dynamic number to a static
+    parameter (the plugin recorded it as ``finding.passed``)."""
+    passed = finding.passed
+    if finding.code != ARG_TYPE_CODE or finding.severity != "error" or passed is None:
         return None
-    match = ARG_TYPE_MESSAGE.match(finding.message)
-    if match is None:
-        return None
-    known = OWN_DYNAMIC | set(FOREIGN_DYNAMIC) | set(dynamic_names)
-    actual = union_parts(match["actual"])
-    dynamic = tuple(part for part in actual if part in known)
-    if not dynamic or not set(union_parts(match["expected"])) & STATIC_SHOWN:
-        return None  # not ours: an ordinary type error
-    number = match["number"]
-    return ArgTypeMessage(match["keyword"], int(number) if number else None,
-                          match["function"], match["cls"], dynamic)
+    return ArgTypeMessage(passed.keyword, None if passed.keyword else passed.number,
+                          passed.function, passed.cls, passed.dynamic)
 
 
 # -- parsed files --------------------------------------------------------------
@@ -578,17 +551,16 @@ def plan_annotation(finding: AnnotationFinding, candidates: Sequence[cst.CSTNode
 
 
 def annotation_findings(findings: Sequence[Finding], checked_files: Iterable[str],
-                        dynamic_names: Iterable[str], read: ReadSource) -> list[Finding]:
+                        read: ReadSource) -> list[Finding]:
     """Every ``arg-type`` finding of a dynamic number: moved to its annotation or with a reason.
 
     Findings that reach the same annotation are merged into one.
     """
     resolver = Resolver(checked_files, read)
-    names = tuple(dynamic_names)
     merged: dict[tuple[str, int, int], AnnotationFinding] = {}
     result: list[Finding] = []
     for finding in findings:
-        message = parse_arg_type(finding, names)
+        message = passed_dynamic_number(finding)
         if message is None:
             continue
         resolved = resolver.resolve(finding, message)

@@ -458,10 +458,8 @@ def plan_fixes(all_findings: Iterable[Finding], settings: PlanSettings,
         if plugin and fixable(finding):
             by_file.setdefault(finding.file, []).append(finding)
     if annotations:
-        dynamic_names = tuple(name.rpartition(".")[2] for name in (
-            *settings.options.configured_classes, *settings.options.legacy_classes))
         for finding in annotation_findings(all_findings, settings.checked_files or sorted(
-                {f.file for f in all_findings}), dynamic_names, read_source):
+                {f.file for f in all_findings}), read_source):
             by_file.setdefault(finding.file, []).append(finding)
     plans: list[FilePlan] = []
     failures: list[str] = []

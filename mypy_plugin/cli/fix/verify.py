@@ -217,7 +217,7 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     planned from the latest run and verified on their own: a widened parameter
     reaches into other modules, and undoing it must not undo unrelated rewrites.
     """
-    before = run_check(paths, config, cache_dir)
+    before = run_check(paths, config, cache_dir, record_arguments=True)
     problems = blocking_problems(before)
     if problems:
         raise FixError(problems[0])
@@ -272,7 +272,7 @@ def verify(paths: Sequence[str], config: str | None, cache_dir: str | None,
     """Undo the rewrites after which mypy reports errors it did not report before."""
     skips: dict[str, set[Position]] = {}
     for _ in range(MAX_VERIFY_ROUNDS):
-        after = run_check(paths, config, cache_dir)
+        after = run_check(paths, config, cache_dir, record_arguments=True)
         harmful = new_errors(before, after)
         useless = useless_annotation_rewrites(plans, after)
         if not harmful and not any(useless.values()):
@@ -297,7 +297,7 @@ def verify(paths: Sequence[str], config: str | None, cache_dir: str | None,
                 write_source_or_record(plan, report.failures)
             redone.append(plan)
         plans = redone
-    return plans, run_check(paths, config, cache_dir)
+    return plans, run_check(paths, config, cache_dir, record_arguments=True)
 
 
 def uncovered_findings(plans: Sequence[FilePlan], after: CheckResult) -> list[Finding]:

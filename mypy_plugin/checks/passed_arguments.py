@@ -1,0 +1,83 @@
+"""Record dynamic numbers passed to parameters annotated with static number types.
+
+Not a check: mypy reports these calls itself (``arg-type``).  While ``proxy-types
+fix`` collects (``findings.collecting_arguments``), this records each one as
+data, at the argument's position, so ``fix`` can rewrite the callee's
+annotation without reading mypy's wording.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import CallExpr, Expression, FakeInfo, FuncDef
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import CallableType, Instance, Type, UnionType, get_proper_type
+
+from .. import _mypy_compat as compat
+from .. import findings
+from ..analysis.dynamic import DynamicClasses
+from ..constants import STATIC_NUMBER_CLASSES
+
+
+def record_passed_arguments(ctx: FunctionContext | MethodContext,
+                            dynamic: DynamicClasses) -> None:
+    """Keep a :class:`findings.PassedArgument` for each dynamic argument of a static parameter."""
+    call = ctx.context
+    if not isinstance(call, CallExpr):
+        return
+    callee = get_proper_type(compat.lookup_type_or_none(ctx.api, call.callee))
+    if not isinstance(callee, CallableType):
+        return  # an overload or something callable: fix leaves those to a human
+    function, cls = _shown_callee(callee)
+    if function is None:
+        return
+    path = compat.current_path(ctx.api)
+    # ctx.args groups the call's arguments by the callee's parameters, as callee lists them.
+    for expected, actuals, actual_types in zip(callee.arg_types, ctx.args, ctx.arg_types):
+        if not _names_static_number(expected):
+            continue
+        for actual, actual_type in zip(actuals, actual_types):
+            names = _dynamic_members(actual_type, dynamic)
+            position = _position_in(call, actual)
+            if not names or position is None:
+                continue
+            findings.keep_argument(findings.PassedArgument(
+                function=function, cls=cls, number=position + 1,
+                keyword=call.arg_names[position], dynamic=names,
+                file=path, line=actual.line, column=actual.column))
+
+
+def _shown_callee(callee: CallableType) -> tuple[str | None, str | None]:
+    """(function, class) as mypy names the callee in its messages."""
+    if callee.is_type_obj():
+        return callee.type_object().name, None  # a constructor: the class's name
+    definition = callee.definition
+    if not isinstance(definition, FuncDef):
+        return None, None
+    # A function's info is mypy's placeholder, which answers no question.
+    info = definition.info
+    return definition.name, None if isinstance(info, FakeInfo) else info.name
+
+
+def _members(typ: Type) -> list[Type]:
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        return [member for item in proper.items for member in _members(item)]
+    return [proper]
+
+
+def _names_static_number(expected: Type) -> bool:
+    return any(isinstance(member, Instance) and member.type.fullname in STATIC_NUMBER_CLASSES
+               for member in _members(expected))
+
+
+def _dynamic_members(actual: Type, dynamic: DynamicClasses) -> tuple[str, ...]:
+    names = [member.type.name for member in _members(actual)
+             if isinstance(member, Instance) and dynamic.is_dynamic_class(member.type)]
+    return tuple(dict.fromkeys(names))
+
+
+def _position_in(call: CallExpr, actual: Expression) -> int | None:
+    for position, argument in enumerate(call.args):
+        if argument is actual:
+            return position
+    return None
