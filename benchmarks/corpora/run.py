@@ -95,10 +95,15 @@ isinstance_functions = thunder.core.baseutils.check_type
 """
 
 #: The recommended settings for thunder (docs/plugin.md): its operators (thunder.torch,
-#: thunder.clang) and primitives run on NumberProxy arguments under symbolic values.
+#: thunder.clang) and the meta functions of its primitives run on NumberProxy arguments
+#: under symbolic values; the prologue's check and unpack primitives get the values
+#: recorded while tracing, and implementations and number helpers get plain numbers.
+#: get_numberlike_value is how operator code reads a NumberProxy's value.
 THUNDER_TRACED = THUNDER_DECLARED + """\
-traced_functions = thunder.torch.*, thunder.clang.*, thunder.core.prims.*
+traced_functions = thunder.torch.*, thunder.clang.*, thunder.core.prims.*meta,
+    !thunder.core.prims._check_*, !thunder.core.prims.*unpack_*
 static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+concretizing_functions = thunder.core.utils.get_numberlike_value
 """
 
 #: The recommended settings for torch library code (docs/plugin.md).
