@@ -9,6 +9,7 @@ their cases compare cache="symbolic values" with cache="constant values".
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
@@ -53,9 +54,9 @@ def topk_sorted(x: torch.Tensor, sort: bool) -> torch.Tensor:
     return torch.topk(x, 3, sorted=sort)[0]
 
 
-def both(*runs: object) -> Outcome:
+def both(*runs: Callable[[], Outcome]) -> Outcome:
     """Every run reproduces (two parameters on one line); the first run's outcome."""
-    outcomes = [run() for run in runs]  # type: ignore[operator]
+    outcomes = [run() for run in runs]
     return Outcome(outcomes[0].kind, " / ".join(outcome.detail for outcome in outcomes))
 
 
@@ -111,9 +112,10 @@ def take_rows(x: torch.Tensor, row: int) -> torch.Tensor:
     return x[[row, 0]]
 
 
-def _thunder_only(fn: object, args: tuple[object, ...], site: str) -> object:
+def _thunder_only(fn: Callable[..., torch.Tensor], args: tuple[object, ...],
+                  site: str) -> Callable[[], Outcome]:
     """thunder's own operators (imported inside ``fn``, once thunder is): no eager twin."""
-    return lambda: thunder_symbolic_crash(fn, args, site)  # type: ignore[arg-type]
+    return lambda: thunder_symbolic_crash(fn, args, site)
 
 
 CASES = [
