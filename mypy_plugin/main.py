@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.nodes import Context, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
+from mypy.semanal import SemanticAnalyzer
 from mypy.plugin import (
     AnalyzeTypeContext,
     CheckerPluginInterface,
@@ -26,9 +27,17 @@ from mypy.types import FunctionLike, Type
 
 from . import _mypy_compat as compat
 from . import findings, reporting
-from .analysis.context import current_file, reports_hidden
+from .analysis.context import current_file
 from .analysis.imports import imports_of
 from .config import ProxyTypesConfig, is_installed_library
+from .gate import (
+    RUNS_EVERYWHERE,
+    RUNS_FOR_MIGRATION,
+    RUNS_WHERE_REPORTED,
+    RUNS_WHERE_VISIBLE,
+    ReportGate,
+    Verdict,
+)
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
@@ -55,7 +64,6 @@ if TYPE_CHECKING:
     from .checks.comparisons import BooleanContexts
     from .checks.type_comparisons import TypeComparisons
     from .analysis.dynamic import DynamicClasses
-    from .analysis.semanal import ReportedModules
 
 #: Functions (and mypy's made-up display functions) whose calls may use a dynamic number
 #: as a static one; ``concretizing_functions`` adds the configured helpers.
@@ -192,6 +200,8 @@ class ProxyTypesPlugin(Plugin):
         if notices and not _in_worker_process():
             print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
+        #: Whether a module gets reports: asked here, before any check runs.
+        self.gate = ReportGate(self.config)
         self.dynamic_fullnames = (
             DEFAULT_DYNAMIC_CLASSES
             | frozenset(self.config.dynamic_number_classes)
@@ -258,22 +268,16 @@ class ProxyTypesPlugin(Plugin):
         return TypeComparisons()
 
     @cached_property
-    def reported_modules(self) -> ReportedModules:
-        from .analysis.semanal import ReportedModules
-
-        return ReportedModules(self.config)
-
-    @cached_property
     def casts(self) -> CastChecker:
         from .checks.casts import CastChecker
 
-        return CastChecker(self.reported_modules, self.dynamic)
+        return CastChecker(self.gate, self.dynamic)
 
     @cached_property
     def bare_conditions(self) -> BareConditionChecker:
         from .checks.bare_conditions import BareConditionChecker
 
-        return BareConditionChecker(self.reported_modules)
+        return BareConditionChecker()
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Settings stored in mypy's cache, so changing them rechecks modules.
@@ -289,22 +293,31 @@ class ProxyTypesPlugin(Plugin):
     # -- every hook runs through this ---------------------------------------
 
     def _guarded(self, check: str, body: Callable[[_Ctx], _Result],
-                 default: Callable[[_Ctx], _Result]) -> Callable[[_Ctx], _Result]:
+                 default: Callable[[_Ctx], _Result],
+                 runs: frozenset[Verdict] = RUNS_WHERE_REPORTED) -> Callable[[_Ctx], _Result]:
         """``body`` as a hook: an error in it becomes one proxy-internal report and mypy
         gets its own ``default`` answer (``PROXY_TYPES_DEBUG=1``: the error propagates).
 
+        ``body`` runs only in modules whose verdict (``gate.py``) is in ``runs``.
         Checker hooks also settle reports made during mypy's trials, and report
         modules defining dynamic classes that the module imports but mypy cannot find.
         """
+        everywhere = runs == RUNS_EVERYWHERE
 
         def hook(ctx: _Ctx) -> _Result:
             api = getattr(ctx, "api")
             try:
                 if not isinstance(api, CheckerPluginInterface):
+                    if not everywhere and self._analysis_verdict(api) not in runs:
+                        return default(ctx)
                     return body(ctx)
                 if reporting.pending():
                     reporting.settle_at_hook(api)
-                self._report_missing_modules(api)
+                verdict = self.gate.in_checker(api)
+                if verdict in RUNS_WHERE_VISIBLE:
+                    self._report_missing_modules(api)
+                if verdict not in runs:
+                    return default(ctx)
                 start = reporting.mark()
                 answer = body(ctx)
                 reporting.hook_done(start)
@@ -316,6 +329,12 @@ class ProxyTypesPlugin(Plugin):
                 return default(ctx)
 
         return hook
+
+    def _analysis_verdict(self, api: Any) -> Verdict:
+        """The gate's verdict for a semantic-analysis hook (its API is the analyzer or a
+        type analyzer); REPORTED when the analyzer cannot be found (the check decides)."""
+        semanal = api if isinstance(api, SemanticAnalyzer) else compat.semantic_analyzer_of(api)
+        return Verdict.REPORTED if semanal is None else self.gate.in_analyzer(semanal)
 
     def _analysis_hook(
         self, check: str, default_analysis: Callable[[AnalyzeTypeContext], Type],
@@ -392,7 +411,8 @@ class ProxyTypesPlugin(Plugin):
             )
             return ctx.default_return_type
 
-        return self._guarded("isinstance_calls", check, _default_return)
+        runs = RUNS_FOR_MIGRATION if self.config.migrate_classes else RUNS_WHERE_REPORTED
+        return self._guarded("isinstance_calls", check, _default_return, runs)
 
     def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
         """The hook of a call that may use a dynamic number as a static one."""
@@ -488,7 +508,7 @@ class ProxyTypesPlugin(Plugin):
                 bases.check_abc_register(ctx, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return self._guarded("bases", check_register, _default_return)
+            return self._guarded("bases", check_register, _default_return, RUNS_EVERYWHERE)
         if is_comparison_method(fullname):
             from .checks import comparisons
 
@@ -510,7 +530,7 @@ class ProxyTypesPlugin(Plugin):
         # the cast's target type and of the flag parameter's annotation.
         if fullname not in _TYPE_HOOK_CLASSES:  # the instance's dict filters these out first
             return None
-        if self.reported_modules.current_module_hidden():
+        if not self.gate.current_analysis_reported():
             # Both hooks only report, and would report nothing here (torch's own code,
             # stubs): leave the analysis to mypy instead of re-entering it.
             return None
@@ -559,7 +579,7 @@ class ProxyTypesPlugin(Plugin):
             if tree is not None and not is_installed_library(tree.path):
                 self.missing_modules.report(ctx.api, tree, self.build_modules)
 
-        guarded = self._guarded("imports", report, _nothing)
+        guarded = self._guarded("imports", report, _nothing, RUNS_WHERE_VISIBLE)
 
         def hook(ctx: AnalyzeTypeContext) -> Type:
             self._analyzing_unresolved = True
@@ -585,7 +605,7 @@ class ProxyTypesPlugin(Plugin):
         def check(ctx: ClassDefContext) -> None:
             bases.check_class_bases(ctx, self.config, self.dynamic)
 
-        return self._guarded("bases", check, _nothing)
+        return self._guarded("bases", check, _nothing, RUNS_EVERYWHERE)
 
     def get_customize_class_mro_hook(
         self, fullname: str
@@ -598,13 +618,13 @@ class ProxyTypesPlugin(Plugin):
         def hide(ctx: ClassDefContext) -> None:
             migrate.hide_static_bases(ctx, self.config)
 
-        return self._guarded("migrate", hide, _nothing)
+        return self._guarded("migrate", hide, _nothing, RUNS_EVERYWHERE)
 
     # -- modules defining dynamic classes that mypy cannot find -------------
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
         tree = current_file(api)
-        if tree is not None and not reports_hidden(api):
+        if tree is not None:
             self.missing_modules.report(api, tree, self.build_modules)
 
     # -- configuration ------------------------------------------------------
@@ -619,7 +639,7 @@ class ProxyTypesPlugin(Plugin):
         if not self._configured_classes:
             return
         tree = current_file(api)
-        if tree is None or reports_hidden(api):
+        if tree is None or self.gate.in_checker(api) is Verdict.HIDDEN:
             return
         for report in self._configuration_reports(tree):
             report(api)

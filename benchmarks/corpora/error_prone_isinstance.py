@@ -29,6 +29,13 @@ from score import GroundTruthError, in_scope, load_ground_truth  # noqa: E402
 # and torch/_meta_registrations.py.  POSIX ERE and Python re agree on this pattern.
 PATTERN = re.compile(r"isinstance\([^)]+(int|float)\)")
 
+#: A wider grep for migrations off number bases: any isinstance/issubclass/check_type
+#: call on a line that names a static number class (thunder's checks are mostly against
+#: ``Number`` and go through ``check_type``).  The same in POSIX ERE:
+#:     grep -nE '(isinstance|issubclass|check_type)\(.*\b(Number|int|float|complex|numbers\.[A-Z][a-z]+)\b'
+NUMBER_CHECK_PATTERN = re.compile(
+    r"(isinstance|issubclass|check_type)\(.*\b(Number|int|float|complex|numbers\.[A-Z][a-z]+)\b")
+
 
 def corpus_files(root: Path, scope: list[str]) -> list[Path]:
     """The .py files under ``root`` that the ``scope`` patterns name, sorted."""
@@ -36,11 +43,11 @@ def corpus_files(root: Path, scope: list[str]) -> list[Path]:
     return sorted(path for path in found if in_scope(path.relative_to(root).as_posix(), scope))
 
 
-def flagged_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, text) of each line the pattern matches, as grep reports them."""
+def flagged_lines(path: Path, pattern: re.Pattern[str] = PATTERN) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line ``pattern`` matches, as grep reports them."""
     text = path.read_text(encoding="utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
-        if PATTERN.search(line):
+        if pattern.search(line):
             yield number, line
 
 

@@ -77,6 +77,8 @@ class Corpus:
     wheel: str | None = None  # another package's wheel from PyPI ("name==version")
     ground_truth: str | None = None  # its corpus in ground_truth.toml, to score it
     torch_mirror: bool = False  # checked in a mirror of the installed torch
+    #: The error codes scored against the ground truth (fnmatch patterns).
+    scored_codes: tuple[str, ...] = ("proxy-*",)
 
     def source_dir(self, scratch: Path) -> Path:
         """Where mypy runs: the directory holding the package (thunder, or a torch mirror)."""
@@ -120,6 +122,11 @@ static_only_aliases = torch._prims_common.IntWithoutSymInt, torch._prims_common.
 static_parameters = dim, dims, *_dim, *_dims, ndim, rank
 """
 
+#: The codes that report a check or an operation at a site, without proxy-base (the class
+#: definitions: the flip itself) and proxy-config (one per module importing torch, which
+#: a corpus checked without site-packages cannot find).
+SITE_CODES = ("proxy-isinstance", "proxy-concretize", "proxy-specialize", "proxy-cast")
+
 #: The torch module set of ground_truth.toml.
 TORCH_MODULES = ("torch.nn.functional", "torch.nn.modules", "torch._decomp", "torch._refs",
                  "torch._meta_registrations", "torch._prims_common")
@@ -132,12 +139,16 @@ THUNDER_OPTIONS = "no_site_packages = True\n"
 CORPORA: tuple[Corpus, ...] = (
     Corpus("thunder-0.1.0", "lightning-thunder 0.1.0 (legacy proxies subclass int/float/complex)",
            ("thunder",), THUNDER_MIGRATE, THUNDER_OPTIONS, thunder_version="0.1.0"),
+    Corpus("thunder-flip-migrate", "lightning-thunder 0.2.0.dev20240513, the last build with "
+           "legacy number bases, migration mode; scored against the human fix (dev20240519)",
+           ("thunder",), THUNDER_MIGRATE, THUNDER_OPTIONS, thunder_version="0.2.0.dev20240513",
+           ground_truth="thunder-flip", scored_codes=SITE_CODES),
     Corpus("thunder-0.2.6", "lightning-thunder 0.2.6, recommended settings (traced operators)",
            ("thunder",), THUNDER_TRACED, THUNDER_OPTIONS, thunder_version="0.2.6",
-           ground_truth="thunder"),
+           ground_truth="thunder", scored_codes=SITE_CODES),
     Corpus("thunder-0.2.6-declared", "lightning-thunder 0.2.6, declared types only",
            ("thunder",), THUNDER_DECLARED, THUNDER_OPTIONS, thunder_version="0.2.6",
-           ground_truth="thunder"),
+           ground_truth="thunder", scored_codes=SITE_CODES),
     Corpus("torch-2.13", "installed torch: nn/functional, nn/modules, _decomp, _refs, "
            "_meta_registrations, _prims_common; recommended settings (traced library code)",
            TORCH_MODULES, TORCH_TRACED, ground_truth="torch", torch_mirror=True),
@@ -302,47 +313,48 @@ def check_corpus(corpus: Corpus, scratch: Path) -> tuple[RunResult, RunResult]:
 # -- scoring against the ground truth -------------------------------------------
 
 
-#: The plugin's codes that report code; proxy-config (torch is left out of the thunder
-#: corpora on purpose) and proxy-internal are shown in the findings column only.
-FINDING_CODES = ("proxy-isinstance", "proxy-concretize", "proxy-specialize", "proxy-base",
-                 "proxy-cast")
-
-
 def score_run(corpus: Corpus, plugin: RunResult, source: Path) -> score.CorpusScore:
-    """The plugin's findings (FINDING_CODES) scored against ``ground_truth.toml``."""
+    """The plugin's findings (proxy-* codes) scored against ``ground_truth.toml``."""
     assert corpus.ground_truth is not None
     truth = score.load_ground_truth(score.DEFAULT_GROUND_TRUTH)
     findings, _ = score.parse_findings(plugin.errors)
-    return score.score(truth, findings, codes=FINDING_CODES, source_root=source)[
-        corpus.ground_truth]
+    return score.score(truth, findings, codes=list(corpus.scored_codes), source_root=source,
+                       corpus=corpus.ground_truth)[corpus.ground_truth]
 
 
-def score_regex(corpus: Corpus, source: Path) -> score.CorpusScore:
-    """PyTorch's ERROR_PRONE_ISINSTANCE regex scored on the same files."""
+def score_regex(corpus: Corpus, source: Path,
+                pattern: re.Pattern[str] = error_prone_isinstance.PATTERN) -> score.CorpusScore:
+    """A grep baseline (PyTorch's ERROR_PRONE_ISINSTANCE regex unless ``pattern`` is
+    given) scored on the same files."""
     assert corpus.ground_truth is not None
     truth = score.load_ground_truth(score.DEFAULT_GROUND_TRUTH)
     lines = []
     for path in error_prone_isinstance.corpus_files(source, truth.scopes[corpus.ground_truth]):
         relative = path.relative_to(source).as_posix()
         lines += [f"{relative}:{number}:{text}"
-                  for number, text in error_prone_isinstance.flagged_lines(path)]
+                  for number, text in error_prone_isinstance.flagged_lines(path, pattern)]
     findings, _ = score.parse_findings(lines)
-    return score.score(truth, findings)[corpus.ground_truth]
+    return score.score(truth, findings, corpus=corpus.ground_truth)[corpus.ground_truth]
 
 
-def score_table(rows: list[tuple[Corpus, score.CorpusScore, score.CorpusScore]]) -> str:
-    """Recall and precision of each scored corpus, and of the regex on its files."""
+def score_table(
+    rows: list[tuple[Corpus, score.CorpusScore, score.CorpusScore, score.CorpusScore]]
+) -> str:
+    """Recall and precision of each scored corpus, and of the two regexes on its files."""
     lines = [
-        "| corpus | reports | confirmed | judged not a bug | unjudged | real sites found "
-        "| recall | precision | ERROR_PRONE_ISINSTANCE recall / precision |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| corpus | reports | confirmed | judged not a bug (of them real, not in the fix) "
+        "| unjudged | real sites found | recall | precision | ERROR_PRONE_ISINSTANCE recall / "
+        "precision | number-check grep recall / precision |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for corpus, plugin, regex in rows:
+    for corpus, plugin, regex, grep in rows:
         lines.append(
             f"| {corpus.name} | {plugin.reports} | {plugin.confirmed} | {plugin.judged_not_bug} "
-            f"| {len(plugin.unjudged)} | {len(plugin.found)} of {len(plugin.real)} "
+            f"({plugin.not_in_fix}) | {len(plugin.unjudged)} "
+            f"| {len(plugin.found)} of {len(plugin.real)} "
             f"| {plugin.recall:.2f} | {plugin.precision:.2f} "
-            f"| {regex.recall:.2f} / {regex.precision:.2f} ({regex.reports} reports) |")
+            f"| {regex.recall:.2f} / {regex.precision:.2f} ({regex.reports} reports) "
+            f"| {grep.recall:.2f} / {grep.precision:.2f} ({grep.reports} reports) |")
     return "\n".join(lines) + "\n"
 
 
@@ -402,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((corpus, baseline, plugin))
     report = table(rows)
     scored = [(corpus, score_run(corpus, plugin, corpus.source_dir(scratch)),
-               score_regex(corpus, corpus.source_dir(scratch)))
+               score_regex(corpus, corpus.source_dir(scratch)),
+               score_regex(corpus, corpus.source_dir(scratch),
+                           error_prone_isinstance.NUMBER_CHECK_PATTERN))
               for corpus, _, plugin in rows if corpus.ground_truth is not None]
     if scored:
         report += "\n" + score_table(scored)

@@ -17,7 +17,13 @@ prints: reports, confirmed (reports matching a real site), judged not a bug,
 unjudged, recall (real sites found / real sites), precision (confirmed /
 reports), recall per kind, and the real sites nobody reported.
 
-Exit code 0, or 2 for an unreadable findings file or a bad ground truth.
+A corpus with ``basis = "human fix"`` has as real sites the lines a human fix
+changed in one build: findings match them by line only, and a ``[[not_bug]]``
+entry may say ``verdict = "not in fix"`` (real by reading, left by the fix).
+``--corpus NAME`` scores one corpus, for corpora whose scopes overlap.
+
+Exit code 0, or 2 for an unreadable findings file, a bad ground truth or an
+unknown ``--corpus``.
 """
 
 from __future__ import annotations
@@ -36,6 +42,13 @@ DEFAULT_GROUND_TRUTH = HERE / "ground_truth.toml"
 
 REAL = "real"
 NOT_BUG_VERDICTS = ("harmless", "false positive")
+#: What a corpus's real sites are: bugs confirmed at run time (the default), or the
+#: sites a human fix changed (``basis = "human fix"``; sites carry ``changed_to``,
+#: ``declared``, ``proxy_typed`` and ``reason`` instead of ``outcome`` and ``repro``).
+RUNTIME, HUMAN_FIX = "runtime", "human fix"
+BASES = (RUNTIME, HUMAN_FIX)
+#: A not_bug verdict of human-fix corpora only: real by reading, but the fix left it.
+NOT_IN_FIX = "not in fix"
 KINDS = ("isinstance", "conversion", "math", "condition", "index", "hash", "format")
 OUTCOMES = ("crash", "wrong result", "specializes")
 
@@ -59,6 +72,7 @@ class Entry:
     verdict: str
     kind: str = ""
     label: str = ""  # the repro id of a real site, the reason of a not-bug one
+    proxy_typed: bool = False  # human-fix site: the checked value is declared as a proxy base
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,7 @@ class GroundTruth:
     scopes: dict[str, list[str]]
     real: list[Entry]
     not_bug: list[Entry]
+    bases: dict[str, str] = field(default_factory=dict)  # corpus -> RUNTIME or HUMAN_FIX
 
 
 @dataclass(frozen=True)
@@ -82,6 +97,7 @@ class CorpusScore:
     reports: int = 0
     confirmed: int = 0
     judged_not_bug: int = 0
+    not_in_fix: int = 0  # of judged_not_bug: real by reading, left by the human fix
     unjudged: list[tuple[str, int]] = field(default_factory=list)
     found: set[Entry] = field(default_factory=set)
     real: list[Entry] = field(default_factory=list)
@@ -93,6 +109,11 @@ class CorpusScore:
     @property
     def precision(self) -> float:
         return self.confirmed / self.reports if self.reports else 0.0
+
+    @property
+    def precision_with_not_in_fix(self) -> float:
+        """Precision that also counts reports judged real but left by the human fix."""
+        return (self.confirmed + self.not_in_fix) / self.reports if self.reports else 0.0
 
 
 # -- ground truth --------------------------------------------------------------
@@ -121,23 +142,28 @@ def load_ground_truth(path: Path) -> GroundTruth:
     if not isinstance(corpora, dict) or not corpora:
         raise GroundTruthError(f"{path}: no [corpus.NAME] table")
     scopes: dict[str, list[str]] = {}
+    bases: dict[str, str] = {}
     for name, table in corpora.items():
         scope = table.get("scope") if isinstance(table, dict) else None
         if not isinstance(scope, list) or not scope or not all(isinstance(p, str) for p in scope):
             raise GroundTruthError(f"{path}: [corpus.{name}] needs scope, a list of path patterns")
         scopes[name] = scope
-    real = [_entry(path, "site", index, item, scopes)
+        bases[name] = table.get("basis", RUNTIME)
+        if bases[name] not in BASES:
+            raise GroundTruthError(f"{path}: [corpus.{name}] basis must be one of "
+                                   f"{', '.join(BASES)}, got {bases[name]!r}")
+    real = [_entry(path, "site", index, item, scopes, bases)
             for index, item in enumerate(_tables(path, data, "site"))]
-    not_bug = [_entry(path, "not_bug", index, item, scopes)
+    not_bug = [_entry(path, "not_bug", index, item, scopes, bases)
                for index, item in enumerate(_tables(path, data, "not_bug"))]
-    seen: dict[tuple[str, int], str] = {}
+    seen: dict[tuple[str, str, int], str] = {}
     for entry in real + not_bug:
-        key = (entry.file, entry.line)
+        key = (entry.corpus, entry.file, entry.line)
         if key in seen:
             raise GroundTruthError(f"{path}: {entry.file}:{entry.line} is listed twice "
                                    f"({seen[key]} and {entry.verdict})")
         seen[key] = entry.verdict
-    return GroundTruth(scopes, real, not_bug)
+    return GroundTruth(scopes, real, not_bug, bases)
 
 
 def _tables(path: Path, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -148,7 +174,7 @@ def _tables(path: Path, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
 
 
 def _entry(path: Path, table: str, index: int, item: dict[str, Any],
-           scopes: dict[str, list[str]]) -> Entry:
+           scopes: dict[str, list[str]], bases: dict[str, str]) -> Entry:
     where = f"{path}: [[{table}]] #{index + 1}"
 
     def get(key: str, kind: type) -> Any:
@@ -166,17 +192,26 @@ def _entry(path: Path, table: str, index: int, item: dict[str, Any],
         raise GroundTruthError(f"{where}: line must be positive, got {line}")
     verdict = get("verdict", str)
     if table == "site":
-        kind, outcome = get("kind", str), get("outcome", str)
+        kind = get("kind", str)
         if verdict != REAL:
             raise GroundTruthError(f"{where}: verdict of a site must be {REAL!r}, got {verdict!r}")
         if kind not in KINDS:
             raise GroundTruthError(f"{where}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if bases[corpus] == HUMAN_FIX:
+            get("changed_to", str), get("declared", str)
+            proxy_typed = item.get("proxy_typed")
+            if not isinstance(proxy_typed, bool):
+                raise GroundTruthError(f"{where}: proxy_typed must be true or false, "
+                                       f"got {proxy_typed!r}")
+            return Entry(corpus, file, line, code, verdict, kind, get("reason", str), proxy_typed)
+        outcome = get("outcome", str)
         if outcome not in OUTCOMES:
             raise GroundTruthError(f"{where}: outcome must be one of {', '.join(OUTCOMES)}, "
                                    f"got {outcome!r}")
         return Entry(corpus, file, line, code, verdict, kind, get("repro", str))
-    if verdict not in NOT_BUG_VERDICTS:
-        raise GroundTruthError(f"{where}: verdict must be one of {', '.join(NOT_BUG_VERDICTS)}, "
+    allowed = NOT_BUG_VERDICTS + ((NOT_IN_FIX,) if bases[corpus] == HUMAN_FIX else ())
+    if verdict not in allowed:
+        raise GroundTruthError(f"{where}: verdict must be one of {', '.join(allowed)}, "
                                f"got {verdict!r}")
     return Entry(corpus, file, line, code, verdict, label=get("reason", str))
 
@@ -262,32 +297,40 @@ def match(file: str, line: int, text: str | None, entries: Sequence[Entry],
 
 
 def score(truth: GroundTruth, findings: Sequence[Finding], *, tolerance: int = 0,
-          codes: Sequence[str] = (), source_root: Path | None = None) -> dict[str, CorpusScore]:
+          codes: Sequence[str] = (), source_root: Path | None = None,
+          corpus: str | None = None) -> dict[str, CorpusScore]:
     """Per-corpus scores of ``findings``; ``codes`` (fnmatch patterns) keeps only mypy
-    findings with a matching error code (grep findings have none and are kept)."""
-    scores = {corpus: CorpusScore(corpus, real=[e for e in truth.real if e.corpus == corpus])
-              for corpus in truth.scopes}
+    findings with a matching error code (grep findings have none and are kept).
+    ``corpus`` scores that corpus alone, for corpora whose scopes overlap (two
+    releases of one package)."""
+    scopes = truth.scopes if corpus is None else {corpus: truth.scopes[corpus]}
+    scores = {name: CorpusScore(name, real=[e for e in truth.real if e.corpus == name])
+              for name in scopes}
     for finding in findings:
         if codes and finding.code is not None and not any(
                 fnmatch.fnmatchcase(finding.code, pattern) for pattern in codes):
             continue
         if codes and finding.code is None and finding.text is None:
             continue  # a mypy error without a code cannot pass a code filter
-        located = package_relative(finding.file, truth.scopes)
+        located = package_relative(finding.file, scopes)
         if located is None:
             continue
-        corpus, file = located
-        result = scores[corpus]
+        name, file = located
+        result = scores[name]
         result.reports += 1
-        text = line_text(finding, source_root)
+        # A human fix's sites are at their lines in the one build it fixed: a report on
+        # another line with the same text is another site.
+        text = None if truth.bases.get(name) == HUMAN_FIX else line_text(finding, source_root)
         real = match(file, finding.line, text, result.real, tolerance)
         if real is not None:
             result.confirmed += 1
             result.found.add(real)
             continue
-        others = [entry for entry in truth.not_bug if entry.corpus == corpus]
-        if match(file, finding.line, text, others, tolerance) is not None:
+        others = [entry for entry in truth.not_bug if entry.corpus == name]
+        judged = match(file, finding.line, text, others, tolerance)
+        if judged is not None:
             result.judged_not_bug += 1
+            result.not_in_fix += judged.verdict == NOT_IN_FIX
         else:
             result.unjudged.append((file, finding.line))
     return scores
@@ -311,6 +354,14 @@ def render(scores: dict[str, CorpusScore]) -> str:
             f"{kind} {sum(1 for e in result.found if e.kind == kind)}/"
             f"{sum(1 for e in result.real if e.kind == kind)}" for kind in kinds)
         lines.append(f"\n{result.corpus}: found per kind: {per_kind or 'no real sites'}")
+        typed = [entry for entry in result.real if entry.proxy_typed]
+        if typed:
+            lines.append(f"{result.corpus}: sites on values declared as a proxy base found: "
+                         f"{sum(1 for e in typed if e in result.found)}/{len(typed)}")
+        if result.not_in_fix:
+            lines.append(f"{result.corpus}: {result.not_in_fix} reports are real by reading but "
+                         f"left by the fix; precision counting them: "
+                         f"{result.precision_with_not_in_fix:.2f}")
         missed = [entry for entry in result.real if entry not in result.found]
         if missed:
             lines.append(f"{result.corpus}: real sites not reported ({len(missed)}):")
@@ -344,6 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--codes", action="append", default=[], metavar="PATTERN",
                         help="keep only mypy errors whose code matches (fnmatch, repeatable), "
                              "e.g. 'proxy-*'")
+    parser.add_argument("--corpus", help="score this corpus of the ground truth only "
+                        "(for corpora whose scopes overlap)")
     parser.add_argument("--source-root", type=Path,
                         help="directory that relative finding paths are read from for code matching")
     options = parser.parse_args(argv)
@@ -356,11 +409,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GroundTruthError, FindingsError) as error:
         print(f"score.py: error: {error}", file=sys.stderr)
         return 2
+    if options.corpus is not None and options.corpus not in truth.scopes:
+        print(f"score.py: error: unknown corpus {options.corpus!r} (known: "
+              f"{', '.join(sorted(truth.scopes))})", file=sys.stderr)
+        return 2
     if unrecognized:
         print(f"score.py: {len(unrecognized)} input lines are not findings, e.g. "
               f"{unrecognized[0][:100]!r}", file=sys.stderr)
     print(render(score(truth, findings, tolerance=options.tolerance, codes=options.codes,
-                       source_root=options.source_root)), end="")
+                       source_root=options.source_root, corpus=options.corpus)), end="")
     return 0
 
 

@@ -274,6 +274,16 @@ def dynamic_in_expression(
     return found
 
 
+def narrowed_static(api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression,
+                    check: Expression | None) -> bool:
+    """True if the code has ruled dynamic numbers out of ``expr`` here: a local name read
+    after a branch took the dynamic classes (``if isinstance(x, NumberProxy): return``,
+    an earlier ``elif``), or a ``check`` that excludes them on purpose."""
+    facts = _Site(api, dynamic, None).facts
+    return facts is not None and (
+        facts.is_static(expr) or (check is not None and facts.is_excluded(check)))
+
+
 def reads_of_value(
     api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression
 ) -> list[NameExpr]:

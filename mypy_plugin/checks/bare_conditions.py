@@ -47,7 +47,7 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
 from .comparisons import also_truth_tested, truth_tested_by
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
 from ..analysis.imports import names_bound_by
 from ..analysis.walk import walk
 
@@ -58,8 +58,7 @@ _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TY
 class BareConditionChecker:
     """The type-analysis hook for dynamic bool classes, reporting bare-name conditions."""
 
-    def __init__(self, modules: ReportedModules) -> None:
-        self.modules = modules
+    def __init__(self) -> None:
         self.default_analysis = DefaultAnalysis()
 
     def wants(self, fullname: str) -> bool:
@@ -72,7 +71,7 @@ class BareConditionChecker:
         Runs after mypy's own analysis of the type (``default_analysis``).
         """
         semanal = semantic_analyzer(ctx)
-        if semanal is None or not self.modules.includes(semanal):
+        if semanal is None:
             return
         if fullname in _WITHOUT_BOOL_DUNDER and compat.error_code_enabled(
             ctx.api, errorcodes.TRUTHY_BOOL

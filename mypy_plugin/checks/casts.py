@@ -41,7 +41,8 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.semanal import DefaultAnalysis, ReportedModules, semantic_analyzer
+from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
+from ..gate import ReportGate
 from ..analysis.imports import imports_of
 from ..analysis.walk import walk
 
@@ -63,9 +64,9 @@ _COMPARISON_SYMBOLS = frozenset(
 class CastChecker:
     """The type-analysis hook for static number classes, reporting casts onto them."""
 
-    def __init__(self, modules: ReportedModules, dynamic: DynamicClasses) -> None:
+    def __init__(self, gate: ReportGate, dynamic: DynamicClasses) -> None:
         self.dynamic = dynamic
-        self.modules = modules
+        self.gate = gate
         self.default_analysis = DefaultAnalysis()
         # The calls in the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.
@@ -81,7 +82,7 @@ class CastChecker:
         """
         if fullname not in STATIC_NUMBER_CLASSES or self.default_analysis.active:
             return False
-        semanal = self.modules.analyzer
+        semanal = self.gate.analyzer
         tree = compat.analyzed_module(semanal) if semanal is not None else None
         return tree is None or self._module_imports_cast(tree)
 
@@ -98,7 +99,7 @@ class CastChecker:
         Runs after mypy's own analysis of the type (``default_analysis``).
         """
         semanal = semantic_analyzer(ctx)
-        if semanal is None or not self.modules.includes(semanal):
+        if semanal is None:
             return
         cast = self._cast_with_target(semanal, ctx.type)
         if cast is None:

@@ -35,7 +35,7 @@ from mypy.nodes import (
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.context import current_file, gets_no_reports
+from ..analysis.context import current_file
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, reads_of_value
 from ..analysis.walk import everywhere, line_range, walk
@@ -138,7 +138,7 @@ def check_comparison(
 ) -> None:
     """Report a comparison with a dynamic operand that Python tests for truth."""
     tree = current_file(ctx.api)
-    if tree is None or gets_no_reports(ctx.api, config):
+    if tree is None:
         return
     operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
     comparison = ctx.context if isinstance(ctx.context, Expression) else None

@@ -10,7 +10,6 @@ from __future__ import annotations
 from mypy.plugin import FunctionContext
 
 from .. import errors
-from ..analysis.context import gets_no_reports
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from .severity import value_read_outcome
@@ -20,8 +19,6 @@ def check_concretizing_call(
     ctx: FunctionContext, fullname: str, config: ProxyTypesConfig, dynamic: DynamicClasses
 ) -> None:
     """Report each argument of the helper ``fullname`` that may be a dynamic number."""
-    if gets_no_reports(ctx.api, config):
-        return
     shown = f"{fullname.rpartition('.')[2]}()"
     for actuals in ctx.args:
         for actual in actuals:

@@ -7,7 +7,6 @@ from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import CallableType
 
 from .. import errors
-from ..analysis.context import gets_no_reports
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..constants import FORMAT_OPERATION
@@ -34,8 +33,6 @@ def check_conversion(
     ``IntegerProxy``) mypy's own arg-type error stands next to the report.
     """
     signature = ctx.default_signature
-    if gets_no_reports(ctx.api, config):
-        return signature
     converts = _table.conversion(table_operation)
     format_spec = converts is not None and converts.dunder == FORMAT_OPERATION and (
         _has_format_spec(ctx))

@@ -18,7 +18,6 @@ from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, Membe
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.context import gets_no_reports
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import FORMAT_OPERATION
@@ -140,7 +139,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
             and isinstance(call.callee.expr, StrExpr)):
         return
     fields = [field for field in formatted_fields(call.callee.expr.value) if field.spec]
-    if not fields or _only_empty_specs(call, fields) or gets_no_reports(ctx.api, config):
+    if not fields or _only_empty_specs(call, fields):
         return
     positional: list[Expression] = []
     keywords: dict[str, Expression] = {}

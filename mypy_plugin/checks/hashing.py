@@ -14,7 +14,6 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
 from .. import errors
-from ..analysis.context import gets_no_reports
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import HASH_OPERATION
@@ -34,7 +33,7 @@ def check_hashing_method(
     ctx: MethodContext, operation: str, config: ProxyTypesConfig, dynamic: DynamicClasses
 ) -> None:
     """``d[p]``, ``d.get(p)``, ``s.add(p)``, ``p in s``: the first argument is hashed."""
-    if not ctx.args or gets_no_reports(ctx.api, config):
+    if not ctx.args:
         return
     for key, key_type in zip(ctx.args[0], ctx.arg_types[0]):
         if not _is_text(key_type):  # most dicts are keyed by str: no need to infer again
@@ -46,7 +45,7 @@ def check_display(
     dynamic: DynamicClasses,
 ) -> None:
     """The keys of a dict display or comprehension, the members of a set one."""
-    if not ctx.args or gets_no_reports(ctx.api, config):
+    if not ctx.args:
         return
     for item in ctx.args[0]:
         if display == "<dict>":

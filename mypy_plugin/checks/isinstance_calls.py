@@ -35,8 +35,7 @@ from ..constants import (
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
 )
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.context import current_module, reports_hidden
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, narrowed_static
 from ..analysis.flow import names_static_only_alias
 
 
@@ -57,10 +56,6 @@ def check_isinstance_call(
         return
     if len(ctx.args[value_at]) != 1 or len(ctx.args[classes_at]) != 1:
         return
-    if config.is_exempt(current_module(ctx.api)):
-        return
-    if reports_hidden(ctx.api) and not config.migrate_classes:
-        return  # migration mode must still keep legacy-typed branches checked there
     classes_expr = ctx.args[classes_at][0]
     classes = checked_classes(classes_expr, ctx.arg_types[classes_at][0], ctx.api)
     if not classes:
@@ -95,14 +90,15 @@ def check_isinstance_call(
         if migrated is not None:
             migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
     value_expr = ctx.args[value_at][0]
+    check = ctx.context if isinstance(ctx.context, Expression) else None
     found = dynamic_in_expression(
         ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
         include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
-        python_types=accepted_python_types(static),
-        check=ctx.context if isinstance(ctx.context, Expression) else None)
+        python_types=accepted_python_types(static), check=check)
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = migrate.may_hide_legacy_proxy(subject)
-        if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr):
+        if hidden_behind is not None and not migrate.made_by_standard_library(ctx.api, value_expr) \
+                and not narrowed_static(ctx.api, dynamic, value_expr, check):
             errors.may_be_legacy_proxy(ctx.api, ctx.context, function, shown, hidden_behind)
         return
     if found is None:

@@ -24,7 +24,6 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
 from .. import errors
-from ..analysis.context import gets_no_reports
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import TRUTH_TEST_OPERATION
@@ -35,7 +34,7 @@ def check_items_truth(
     ctx: FunctionContext, function: str, config: ProxyTypesConfig, dynamic: DynamicClasses
 ) -> None:
     """Report the dynamic items ``any()``/``all()`` will test for truth."""
-    if len(ctx.args) < 1 or len(ctx.args[0]) != 1 or gets_no_reports(ctx.api, config):
+    if len(ctx.args) < 1 or len(ctx.args[0]) != 1:
         return
     iterable = ctx.args[0][0]
     items = _written_items(iterable)

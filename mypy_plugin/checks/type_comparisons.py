@@ -22,7 +22,7 @@ from mypy.nodes import (
 from mypy.plugin import FunctionContext
 
 from .. import errors
-from ..analysis.context import current_file, gets_no_reports
+from ..analysis.context import current_file
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..config import ProxyTypesConfig
 from ..analysis.walk import everywhere, line_range, walk
@@ -99,7 +99,7 @@ def check_type_call(
     if not (isinstance(call, CallExpr) and call.arg_kinds == [ARG_POS]):
         return
     tree = current_file(ctx.api)
-    if tree is None or gets_no_reports(ctx.api, config):
+    if tree is None:
         return
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.

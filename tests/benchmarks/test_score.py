@@ -219,10 +219,99 @@ def test_command_line_rejects_a_missing_findings_file(
 
 def test_the_shipped_ground_truth_loads_with_both_corpora() -> None:
     truth = load_ground_truth(ROOT / "benchmarks" / "corpora" / "ground_truth.toml")
-    assert set(truth.scopes) == {"torch", "thunder"}
+    assert set(truth.scopes) == {"torch", "thunder", "thunder-flip"}
     per_corpus = {name: [e for e in truth.real if e.corpus == name] for name in truth.scopes}
     assert len(per_corpus["torch"]) >= 10 and len(per_corpus["thunder"]) >= 15
-    assert all(entry.label.count("::") == 1 for entry in truth.real)  # SCRIPT::CASE
+    assert len(per_corpus["thunder-flip"]) >= 80
+    assert truth.bases == {"torch": "runtime", "thunder": "runtime", "thunder-flip": "human fix"}
+    runtime = [e for e in truth.real if truth.bases[e.corpus] == "runtime"]
+    assert all(entry.label.count("::") == 1 for entry in runtime)  # SCRIPT::CASE
+    assert [e.line for e in per_corpus["thunder-flip"] if e.proxy_typed] == [903, 905, 911]
+
+
+HUMAN_FIX = """\
+[corpus.old]
+basis = "human fix"
+scope = ["lib/**/*.py"]
+
+[corpus.new]
+scope = ["lib/**/*.py"]
+
+[[site]]
+corpus = "old"
+file = "lib/core/shapes.py"
+line = 10
+code = "if isinstance(n, Number):"
+kind = "isinstance"
+verdict = "real"
+changed_to = "if isinstance(n, (Number, NumberProxy)):"
+declared = "Proxy"
+proxy_typed = true
+reason = "a proxy passed only through its number base"
+
+[[not_bug]]
+corpus = "old"
+file = "lib/core/shapes.py"
+line = 20
+code = "if isinstance(n, Number):"
+verdict = "not in fix"
+reason = "the same check, left by the fix"
+
+[[site]]
+corpus = "new"
+file = "lib/core/shapes.py"
+line = 10
+code = "if isinstance(n, Number):"
+kind = "isinstance"
+verdict = "real"
+outcome = "crash"
+repro = "lib_isinstance::f"
+"""
+
+
+def test_a_human_fix_corpus_is_scored_by_line_alone_and_counts_sites_left_by_the_fix(
+        tmp_path: Path) -> None:
+    path = tmp_path / "truth.toml"
+    path.write_text(HUMAN_FIX, encoding="utf-8")
+    truth = load_ground_truth(path)
+    findings = [Finding("lib/core/shapes.py", line, "if isinstance(n, Number):", "proxy-isinstance")
+                for line in (10, 20, 30)]
+    old = score(truth, findings, corpus="old")
+    assert set(old) == {"old"}  # the overlapping corpus is not scored
+    result = old["old"]
+    # line 30 has the site's text but is no site of the fixed build
+    assert (result.reports, result.confirmed, result.not_in_fix, result.unjudged) == (
+        3, 1, 1, [("lib/core/shapes.py", 30)])
+    assert result.precision == pytest.approx(1 / 3)
+    assert result.precision_with_not_in_fix == pytest.approx(2 / 3)
+    assert score(truth, findings, corpus="new")["new"].confirmed == 3  # text matches count there
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("proxy_typed = true", "proxy_typed = \"yes\""), "proxy_typed must be true or false"),
+        (("changed_to = \"if isinstance(n, (Number, NumberProxy)):\"\n", ""),
+         "changed_to must be a str"),
+        (("basis = \"human fix\"", "basis = \"hunch\""), "basis must be one of"),
+        (("declared = \"Proxy\"\n", ""), "declared must be a str"),
+    ],
+)
+def test_bad_human_fix_entries_are_one_clear_line(tmp_path: Path, edit: tuple[str, str],
+                                                  message: str) -> None:
+    old, new = edit
+    assert old in HUMAN_FIX
+    path = tmp_path / "truth.toml"
+    path.write_text(HUMAN_FIX.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(GroundTruthError, match=message):
+        load_ground_truth(path)
+
+
+def test_not_in_fix_is_a_verdict_of_human_fix_corpora_only(tmp_path: Path) -> None:
+    path = tmp_path / "truth.toml"
+    path.write_text(TRUTH.replace('verdict = "harmless"', 'verdict = "not in fix"'), encoding="utf-8")
+    with pytest.raises(GroundTruthError, match="verdict must be one of harmless, false positive,"):
+        load_ground_truth(path)
 
 
 def test_error_prone_isinstance_flags_bare_int_and_float_checks_only(tmp_path: Path) -> None:

@@ -118,3 +118,22 @@ def made_by_python(instruction: dis.Instruction, xs: list[int], frac: fractions.
     isinstance(frac.numerator, int)  # E: [proxy-isinstance] may see a legacy proxy typed "int"
     isinstance(n.real, int)  # E: [proxy-isinstance] may see a legacy proxy typed "int"
     isinstance(xs[0], int)  # E: [proxy-isinstance] may see a legacy proxy typed "int"
+
+
+def after_the_proxy_branch(x: Any, n: int, m: numbers.Number, y: Any):
+    # thunder's `if isinstance(x, NumberProxy): return x.python_type` then `isinstance(x, Number)`
+    if isinstance(x, NumberProxy):
+        return x
+    isinstance(x, numbers.Number)  # the proxies took the branch above
+    if isinstance(n, NumberProxy):
+        pass
+    elif isinstance(n, int):  # an earlier elif took them
+        pass
+    check_type(x, float)
+    if isinstance(m, NumberProxy):
+        pass  # falls through: m may still be a proxy below
+    isinstance(m, float)  # E: [proxy-isinstance] may see a legacy proxy typed "numbers.Number"
+    if isinstance(y, (NumberProxy, str)):
+        return None
+    isinstance(y, int)
+    return None

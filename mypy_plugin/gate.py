@@ -1,0 +1,110 @@
+"""The one answer to "does this module get reports?".
+
+Asked by the routing layer (``main.py``) before a check runs, never by a check:
+each hook is registered with the verdicts it runs under (``RUNS_WHERE_REPORTED``
+for nearly all of them).  Two kinds of module get no reports:
+
+* *hidden*: mypy discards the module's errors (installed libraries, typeshed,
+  ``follow_imports = silent``, ``ignore_errors``) or it is a stub, which runs
+  no code; a check that only reports has nothing to do there;
+* *exempt*: the user's ``exempt_modules`` may handle raw numbers.  Class
+  definitions are still checked there (``proxy-base``): a wrong base is wrong
+  wherever it is written.
+
+Migration mode is the one flagged exception: its isinstance check also runs in
+hidden modules, because it keeps legacy-typed branches type-checked there.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from mypy.nodes import MypyFile
+from mypy.plugin import CheckerPluginInterface
+from mypy.semanal import SemanticAnalyzer
+
+from . import _mypy_compat as compat
+from .config import ProxyTypesConfig, is_installed_library
+
+
+class Verdict(enum.Enum):
+    """What a module gets."""
+
+    REPORTED = "reported"
+    EXEMPT = "exempt"
+    HIDDEN = "hidden"
+
+
+#: The verdicts under which a check that only reports runs.
+RUNS_WHERE_REPORTED = frozenset({Verdict.REPORTED})
+#: Reports about the set-up (configured names, modules mypy cannot find): exempt modules too.
+RUNS_WHERE_VISIBLE = frozenset({Verdict.REPORTED, Verdict.EXEMPT})
+#: Migration mode's isinstance check, which also keeps legacy-typed branches checked.
+RUNS_FOR_MIGRATION = frozenset({Verdict.REPORTED, Verdict.HIDDEN})
+#: Class definitions (``proxy-base``), wrong wherever they are written.
+RUNS_EVERYWHERE = frozenset(Verdict)
+
+
+class ReportGate:
+    """Decides once per module whether it gets reports, in the checker and in the analyzer."""
+
+    def __init__(self, config: ProxyTypesConfig) -> None:
+        self.config = config
+        # The checker asks at every hook call, nearly always in the module it asked about last.
+        self._checked_tree: MypyFile | None = None
+        self._checked_verdict = Verdict.REPORTED
+        self._analyzed: dict[tuple[str, str], Verdict] = {}
+        self._semanal: SemanticAnalyzer | None = None
+        self._analyzed_tree: MypyFile | None = None
+        self._analyzed_reported = True
+
+    def decide(self, module: str, *, hidden: bool) -> Verdict:
+        """The rule itself: hidden by mypy, else exempt by the settings, else reported."""
+        if hidden:
+            return Verdict.HIDDEN
+        if self.config.is_exempt(module):
+            return Verdict.EXEMPT
+        return Verdict.REPORTED
+
+    def in_checker(self, api: CheckerPluginInterface) -> Verdict:
+        """The verdict for the module mypy's type checker is in."""
+        tree = compat.checked_tree(api)
+        if tree is None:  # a mypy without TypeChecker.tree: decided at each call
+            return self.decide("", hidden=compat.reports_hidden(api))
+        if tree is not self._checked_tree:  # a daemon's recheck makes a new tree
+            self._checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
+            self._checked_tree = tree
+        return self._checked_verdict
+
+    def in_analyzer(self, semanal: SemanticAnalyzer) -> Verdict:
+        """The verdict for the module mypy's semantic analyzer is in."""
+        self._semanal = semanal
+        module = semanal.cur_mod_id
+        tree = compat.analyzed_module(semanal)
+        key = (module, tree.path if tree is not None else "")  # a daemon may see a module move
+        verdict = self._analyzed.get(key)
+        if verdict is None:
+            hidden = semanal.is_stub_file or is_installed_library(key[1])
+            verdict = self._analyzed[key] = self.decide(module, hidden=hidden)
+        return verdict
+
+    @property
+    def analyzer(self) -> SemanticAnalyzer | None:
+        """The semantic analyzer the last analysis hook ran in (one for a whole build)."""
+        return self._semanal
+
+    def current_analysis_reported(self) -> bool:
+        """True unless the module the remembered analyzer is in gets no reports.
+
+        True when unknown (no analyzer seen yet, or between modules): the hook
+        is then handed out and gated when it runs.
+        """
+        semanal = self._semanal
+        tree = compat.analyzed_module(semanal) if semanal is not None else None
+        if semanal is None or tree is None:
+            return True
+        # Asked ~35k times a cold torch run, nearly always in the module asked about last.
+        if tree is not self._analyzed_tree:
+            self._analyzed_reported = self.in_analyzer(semanal) is Verdict.REPORTED
+            self._analyzed_tree = tree
+        return self._analyzed_reported
