@@ -22,8 +22,9 @@ _ISINSTANCE_FUNCTION = (
 _MODULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$"
 # A name that may use fnmatch wildcards (*, ?, [...]).
 _NAME_PATTERN = r"^[A-Za-z0-9_*?\[\]!-]+$"
-# A dotted name whose parts may use fnmatch wildcards (*, ?, [...]), optionally after "@".
-_TRACED_FUNCTION = r"^@?[A-Za-z0-9_*?\[\]!-]+(\.[A-Za-z0-9_*?\[\]!-]+)+$"
+# A dotted name whose parts may use fnmatch wildcards (*, ?, [...]), optionally after
+# "@" (a decorator) or "!" (functions left out).
+_TRACED_FUNCTION = r"^[@!]?[A-Za-z0-9_*?\[\]-][A-Za-z0-9_*?\[\]!-]*(\.[A-Za-z0-9_*?\[\]!-]+)+$"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 

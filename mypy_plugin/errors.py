@@ -472,7 +472,8 @@ def config_same_argument(entry: str, index: int) -> str:
 def config_bad_traced_function(entry: str) -> str:
     """A ``traced_functions`` entry that is no dotted name pattern."""
     return (f'traced_functions: "{entry}" is not a function name pattern like pkg.mod.* or '
-            "pkg.mod.Class.method, nor a decorator like @pkg.mod.decorator")
+            "pkg.mod.Class.method, a decorator like @pkg.mod.decorator, nor an exclusion like "
+            "!pkg.mod._check_*")
 
 
 def config_bad_parameter_pattern(entry: str) -> str:

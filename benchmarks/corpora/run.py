@@ -97,10 +97,15 @@ isinstance_functions = thunder.core.baseutils.check_type
 """
 
 #: The recommended settings for thunder (docs/plugin.md): its operators (thunder.torch,
-#: thunder.clang) and primitives run on NumberProxy arguments under symbolic values.
+#: thunder.clang) and the meta functions of its primitives run on NumberProxy arguments
+#: under symbolic values; the prologue's check and unpack primitives get the values
+#: recorded while tracing, and implementations and number helpers get plain numbers.
+#: get_numberlike_value is how operator code reads a NumberProxy's value.
 THUNDER_TRACED = THUNDER_DECLARED + """\
-traced_functions = thunder.torch.*, thunder.clang.*, thunder.core.prims.*
+traced_functions = thunder.torch.*, thunder.clang.*, thunder.core.prims.*meta,
+    !thunder.core.prims._check_*, !thunder.core.prims.*unpack_*
 static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+concretizing_functions = thunder.core.utils.get_numberlike_value
 """
 
 #: The recommended settings for torch library code (docs/plugin.md).
@@ -140,10 +145,10 @@ CORPORA: tuple[Corpus, ...] = (
            ground_truth="thunder-flip", scored_codes=SITE_CODES),
     Corpus("thunder-0.2.6", "lightning-thunder 0.2.6, recommended settings (traced operators)",
            ("thunder",), THUNDER_TRACED, THUNDER_OPTIONS, thunder_version="0.2.6",
-           ground_truth="thunder"),
+           ground_truth="thunder", scored_codes=SITE_CODES),
     Corpus("thunder-0.2.6-declared", "lightning-thunder 0.2.6, declared types only",
            ("thunder",), THUNDER_DECLARED, THUNDER_OPTIONS, thunder_version="0.2.6",
-           ground_truth="thunder"),
+           ground_truth="thunder", scored_codes=SITE_CODES),
     Corpus("torch-2.13", "installed torch: nn/functional, nn/modules, _decomp, _refs, "
            "_meta_registrations, _prims_common; recommended settings (traced library code)",
            TORCH_MODULES, TORCH_TRACED, ground_truth="torch", torch_mirror=True),

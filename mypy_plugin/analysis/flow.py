@@ -235,7 +235,9 @@ class FlowAnalysis:
         self.static_only_aliases = frozenset(config.static_only_aliases)
         self._static_parameters = config.static_parameters
         self._name_patterns = [entry for entry in config.traced_functions
-                               if not entry.startswith("@")]
+                               if not entry.startswith(("@", "!"))]
+        self._excluded_patterns = [entry[1:] for entry in config.traced_functions
+                                   if entry.startswith("!")]
         self._decorator_patterns = [entry[1:] for entry in config.traced_functions
                                     if entry.startswith("@")]
         configured = [name for name in (*config.dynamic_number_classes, *config.migrate_classes)
@@ -282,6 +284,8 @@ class FlowAnalysis:
         """
         if not self.traces_functions or not chain:
             return False
+        if self._is_excluded(chain):
+            return False
         qualified = chain[0].fullname
         for depth, function in enumerate(chain):
             if depth:
@@ -293,6 +297,19 @@ class FlowAnalysis:
                     if any(fnmatch.fnmatchcase(decorator, pattern)
                            for pattern in self._decorator_patterns):
                         return True
+        return False
+
+    def _is_excluded(self, chain: list[FuncDef]) -> bool:
+        """True if a function of ``chain`` matches a ``!`` entry: it runs on values, not
+        on traced numbers (a prologue check, an implementation), and so do its nested functions."""
+        if not self._excluded_patterns:
+            return False
+        qualified = chain[0].fullname
+        for depth, function in enumerate(chain):
+            if depth:
+                qualified = f"{qualified}.{function.name}"
+            if any(fnmatch.fnmatchcase(qualified, pattern) for pattern in self._excluded_patterns):
+                return True
         return False
 
     def _decorators_of(self, function: FuncDef, tree: MypyFile, complete: bool) -> list[str]:

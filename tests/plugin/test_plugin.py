@@ -181,6 +181,8 @@ BAD_CONFIGS = [
      'traced_functions: "layer_norm" is not a function name pattern like pkg.mod.*'),
     ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = @register\n",
      'traced_functions: "@register" is not a function name pattern'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = pkg.*, !@pkg.register\n",
+     'traced_functions: "!@pkg.register" is not a function name pattern'),
     ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions = pkg.a, , pkg.b\n",
      "traced_functions: empty entry"),
     ("mypy.ini", "[mypy.plugins.proxy_types]\ntraced_functions =\n    pkg.*,\n    pkg.*\n",

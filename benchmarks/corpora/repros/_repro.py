@@ -236,6 +236,29 @@ def thunder_crash(fn: Callable[..., Any], args: Sequence[Any], site: str) -> Out
     raise NotReproduced("thunder ran the call without error")
 
 
+def thunder_symbolic_crash(fn: Callable[..., Any], args: Sequence[Any], site: str) -> Outcome:
+    """For thunder's own operators (no eager PyTorch twin to compare with): with
+    ``cache="constant values"`` the call gets past ``site``, with ``"symbolic values"``
+    it raises there.  A later failure of the control (no CPU executor for a GPU-only
+    primitive) is allowed and shown in the detail."""
+    thunder = import_thunder()
+    control = "runs"
+    try:
+        thunder.jit(fn, cache="constant values")(*args)
+    except Exception as error:  # where the static call fails decides below
+        if frames_in(error, site):
+            raise NotReproduced(f"static numbers fail at the site too: {one_line(error)}") from error
+        control = f"gets past the site, then fails ({one_line(error)[:80]})"
+    try:
+        thunder.jit(fn, cache="symbolic values")(*args)
+    except Exception as error:  # the crash is the finding; where it happened is checked
+        if not frames_in(error, site):
+            raise NotReproduced(f"crashed elsewhere: {one_line(error)}") from error
+        return Outcome(CRASH, f"{_numbers(args)} raises {one_line(error)}; with constant "
+                              f"values the call {control}")
+    raise NotReproduced("thunder ran the call with symbolic values without error")
+
+
 def _run(fn: Callable[..., Any], args: Sequence[Any], grad: bool, seed: int | None) -> tuple[Any, ...]:
     import torch
 

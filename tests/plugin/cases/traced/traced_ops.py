@@ -219,3 +219,27 @@ def nested(n: int) -> None:
     inner(n)
     fn = lambda: isinstance(n, int)  # E: [proxy-isinstance] (reason: parameter "n"
     fn()
+
+
+def _check_len(length: int) -> None:
+    # left out (!traced_ops._check_*): a check that gets the value recorded while tracing
+    isinstance(length, int)
+    if length == 0:
+        pass
+
+    def nested_check(m: int) -> None:
+        isinstance(m, int)  # nested in a function left out: left out too
+
+    nested_check(length)
+
+
+def check_len(length: int) -> None:
+    isinstance(length, int)  # E: [proxy-isinstance] (reason: parameter "length" of traced function "check_len"
+
+
+def partly_left_out(n: int) -> None:
+    def _value_helper(m: int) -> None:
+        isinstance(m, int)  # left out (!traced_ops.*._value_helper): it gets values
+
+    _value_helper(n)
+    isinstance(n, int)  # E: [proxy-isinstance] (reason: parameter "n" of traced function "partly_left_out"
