@@ -46,17 +46,16 @@ LINE_NUMBER = re.compile(r"\bline \d+")
 MAX_VERIFY_ROUNDS = 3
 
 
-ARG_TYPE_EXPECTED = re.compile(r'; expected "[^"]*"$')
-
-
 def error_key(finding: Finding) -> tuple[str, str | None, str]:
-    # "already defined on line 12" moves with every added import line.
-    message = LINE_NUMBER.sub("line N", finding.message)
-    if finding.code == ARG_TYPE_CODE:
+    passed = finding.passed
+    if passed is not None:
         # A widened annotation rewords an error it does not cause ("expected float"
-        # becomes "expected int | float | complex | DynamicNumber" for a SymInt).
-        message = ARG_TYPE_EXPECTED.sub("", message)
-    return (finding.file, finding.code, message)
+        # becomes "expected int | float | complex | DynamicNumber" for a SymInt): the
+        # plugin's record of the call is the same.
+        return (finding.file, finding.code, repr((passed.function, passed.cls, passed.number,
+                                                  passed.keyword, passed.dynamic)))
+    # "already defined on line 12" moves with every added import line.
+    return (finding.file, finding.code, LINE_NUMBER.sub("line N", finding.message))
 
 
 def new_errors(before: CheckResult, after: CheckResult) -> list[Finding]:
