@@ -328,7 +328,8 @@ class _Site:
         if self._facts is False:
             flow = self.dynamic.flow
             chain = compat.enclosing_functions(self.api) if flow is not None else []
-            self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing) \
+            self._facts = flow.facts(chain, self.tree, cacheable=not self.analyzing,
+                                     modules=self.modules) \
                 if flow is not None and chain else None
         return self._facts if isinstance(self._facts, FunctionFacts) else None
 

@@ -17,7 +17,7 @@ container (``shape: Sequence[int]``), and so on.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Union
 
 from mypy.nodes import (
@@ -198,8 +198,11 @@ class FunctionFacts:
     """What one function's parameters and local names may hold (cached per function)."""
 
     def __init__(self, analysis: FlowAnalysis, chain: list[FuncDef], tree: MypyFile | None,
-                 cacheable: bool) -> None:
+                 cacheable: bool, modules: Mapping[str, MypyFile] | None = None) -> None:
         self.function = chain[-1]
+        self._tree = tree
+        self._modules = modules
+        self._cacheable = cacheable
         self.signature = self.function.type
         self.traced = analysis.is_traced(chain, tree, complete=cacheable)
         self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
@@ -210,7 +213,10 @@ class FunctionFacts:
     def walk(self) -> FunctionWalk:
         """The reaching definitions of the function's reads, worked out on first use."""
         if self._walk is None:
-            self._walk = FunctionWalk(self.function, self._analysis.narrowing)
+            analysis, modules, tree = self._analysis, self._modules, self._tree
+            complete = self._cacheable
+            self._walk = FunctionWalk(self.function, lambda check: analysis.narrowing(
+                check, modules, tree, complete=complete))
         return self._walk
 
     def is_static(self, expr: Expression) -> bool:
@@ -257,13 +263,16 @@ class FlowAnalysis:
     # -- facts per function --------------------------------------------------------
 
     def facts(self, chain: list[FuncDef], tree: MypyFile | None, *,
-              cacheable: bool = True) -> FunctionFacts:
+              cacheable: bool = True,
+              modules: Mapping[str, MypyFile] | None = None) -> FunctionFacts:
         """The facts of the innermost function of ``chain`` (outermost first).
 
         Not ``cacheable`` while the semantic analyzer is still inside the function.
+        ``modules`` (the build's) let a check against a base class of the dynamic
+        classes narrow (see :meth:`narrowing`).
         """
         if not cacheable or tree is None:
-            return FunctionFacts(self, chain, tree, cacheable=False)
+            return FunctionFacts(self, chain, tree, cacheable=False, modules=modules)
         cached = self._facts.get(tree.fullname)
         if cached is None or cached[0] is not tree:
             cached = self._facts[tree.fullname] = (tree, {})
@@ -271,7 +280,8 @@ class FlowAnalysis:
         function = chain[-1]
         facts = by_function.get(function)
         if facts is None or facts.signature is not function.type:
-            facts = by_function[function] = FunctionFacts(self, chain, tree, cacheable=True)
+            facts = by_function[function] = FunctionFacts(self, chain, tree, cacheable=True,
+                                                          modules=modules)
         return facts
 
     def is_traced(self, chain: list[FuncDef], tree: MypyFile | None, *,
@@ -374,8 +384,14 @@ class FlowAnalysis:
 
     # -- narrowing (for the walk) ----------------------------------------------------
 
-    def narrowing(self, check: Expression) -> tuple[set[str], set[str]]:
-        """(names static when ``check`` is true, names static when it is false)."""
+    def narrowing(self, check: Expression, modules: Mapping[str, MypyFile] | None = None,
+                  tree: MypyFile | None = None, *,
+                  complete: bool = True) -> tuple[set[str], set[str]]:
+        """(names static when ``check`` is true, names static when it is false).
+
+        ``modules`` and ``tree`` (the module checked) let a base class of a dynamic
+        class count as taking it: see :meth:`_takes_dynamic_classes`.
+        """
         if isinstance(check, ComparisonExpr):
             return self._type_is_narrowing(check)
         if not isinstance(check, CallExpr) or not isinstance(check.callee, RefExpr):
@@ -396,11 +412,27 @@ class FlowAnalysis:
         if self.static_only_aliases and _names_static_only_alias(
                 check.args[1], self.static_only_aliases):
             return {name}, set()
-        if any(self.dynamic.is_dynamic_class(info) for info in classes):
+        if any(self._takes_dynamic_classes(info, modules, tree, complete) for info in classes):
             return set(), {name}  # not the dynamic classes: a static value (or no number)
         if not self.migrating and all(_static_when_instance(info) for info in classes):
             return {name}, set()  # e.g. `isinstance(x, int)` is never true for a SymInt
         return set(), set()
+
+    def _takes_dynamic_classes(self, info: TypeInfo, modules: Mapping[str, MypyFile] | None,
+                               tree: MypyFile | None, complete: bool) -> bool:
+        """True if every instance of a dynamic class (or of one configured family) is
+        an instance of ``info``: ``info`` is a dynamic class, or a base class of a
+        configured or default one (thunder's ``Proxy`` above ``NumberProxy``).
+
+        A base of some subclasses only (``Node`` above ``LegacyNumber(Node,
+        NumberProxy)``) does not count: a value outside it may still be a proxy.
+        """
+        if self.dynamic.is_dynamic_class(info):
+            return True
+        if modules is None:
+            return False
+        return any(sub.fullname in self.dynamic.fullnames for sub in
+                   self.dynamic.subclasses.of(info, modules, tree, complete=complete))
 
     def _type_is_narrowing(self, check: ComparisonExpr) -> tuple[set[str], set[str]]:
         """``type(x) is int`` (or ``==``) is true only for a static number."""

@@ -5,12 +5,13 @@ int/float/complex; the checks the fix (dev20240519) changed are the ground truth
 (corpus ``thunder-flip`` in benchmarks/corpora/ground_truth.toml).  This runs the
 corpus the way ``benchmarks/corpora/run.py --only thunder-flip-migrate`` does.
 
-Targets (issues #13 and #18): recall >= 0.95 at precision >= 0.75.  Recall is met
-(0.99).  Precision against the fix is 0.54: 27 of the other reports are real by
-reading but the fix left them (0.70 counting them), and most of the rest are
-checks on values no proxy reaches that the plugin cannot tell apart (bytecode
-ints in the interpreter, test code).  The precision assertions are the measured
-floor, not the target.
+Targets (issues #13 and #18): recall >= 0.95 at precision >= 0.75, with the
+recommended settings (run.THUNDER_MIGRATE: thunder's tests exempt).  Recall is 0.99.
+Precision is 0.77 counting the 31 reports that are real by reading but that the fix
+left (the same check as one it changed); against the fix alone it is 0.57, and
+cannot reach 0.75 while those 31 are reported: 90 / (90 + 31) = 0.74 even with no
+false positive left.  The precision assertion against the fix alone is the
+measured floor.  Every report is judged (none unjudged).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ def load(name: str) -> ModuleType:
 
 
 RECALL_TARGET = 0.95
-PRECISION_FLOOR = 0.53  # target 0.75, not reached (see the module docstring)
-PRECISION_WITH_SITES_LEFT_BY_THE_FIX_FLOOR = 0.70
+PRECISION_TARGET = 0.75  # reached counting the real reports the fix left
+PRECISION_AGAINST_THE_FIX_FLOOR = 0.56  # measured; 0.75 is out of reach (module docstring)
 
 
 @pytest.mark.network
@@ -55,8 +56,12 @@ def test_migration_mode_finds_what_the_human_fix_changed(tmp_path: Path) -> None
     result = run.score_run(corpus, plugin, source)
     assert len(result.real) >= 80
     assert result.recall >= RECALL_TARGET
-    assert result.precision >= PRECISION_FLOOR
-    assert result.precision_with_not_in_fix >= PRECISION_WITH_SITES_LEFT_BY_THE_FIX_FLOOR
+    assert result.precision_with_not_in_fix >= PRECISION_TARGET
+    assert result.precision >= PRECISION_AGAINST_THE_FIX_FLOOR
+    assert not result.unjudged, result.unjudged
+    # thunder's tests are exempt: no site report there
+    assert not [line for line in plugin.errors if line.startswith("thunder/tests/")
+                and any(f"[{code}]" in line for code in run.SITE_CODES)]
     # issue #18: the checks on values declared as the base class Proxy are found
     typed = [entry for entry in result.real if entry.proxy_typed]
     assert typed and all(entry in result.found for entry in typed)

@@ -49,3 +49,15 @@ def traced(n: int, x: float, p: Proxy, s: str) -> None:
         pass
     isinstance(p, float)  # E: [proxy-isinstance] (reason: "Proxy" has dynamic subclasses
     isinstance(s, int)
+
+
+def traced_after_a_base_class_branch(n: int, m: int, k: int, j: int) -> None:
+    # Proxy is a base of the configured NumberProxy: a value outside it is no proxy
+    if isinstance(n, Proxy):
+        return
+    isinstance(n, int)
+    if isinstance(m, TensorProxy):  # a sibling of NumberProxy: takes no number proxy
+        return
+    isinstance(m, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "NumberProxy"
+    isinstance(k, int) and not isinstance(k, Proxy)
+    isinstance(j, int) and not isinstance(j, TensorProxy)  # E: [proxy-isinstance] (int) misclassifies dynamic number "NumberProxy"

@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 
-class NumberProxy:
+class Proxy:
+    """Above the number proxies (thunder's Proxy, NumberProxyInterface)."""
+
+
+class StringProxy(Proxy):
+    pass
+
+
+class NumberProxy(Proxy):
     def __init__(self, name: str) -> None:
         self.name = name
 
