@@ -112,7 +112,7 @@ traced_functions =
     torch._prims_common.*
 symbolic_shapes = true
 static_only_aliases = torch._prims_common.IntWithoutSymInt, torch._prims_common.FloatWithoutSymFloat
-static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+static_parameters = dim, dims, *_dim, *_dims, ndim, rank, idx, *_mode
 """
 
 #: The torch module set of ground_truth.toml.
