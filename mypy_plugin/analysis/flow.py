@@ -335,7 +335,8 @@ class FlowAnalysis:
                 depths = _STAR_DEPTHS if EVERY_DEPTH in depths else frozenset(
                     depth + 1 for depth in depths)
             reason = Reason("flow", f'parameter "{name}" of traced function "{label}" '
-                                    f"(line {function.line})")
+                                    f"(line {function.line})",
+                            sizes=python_type == "int" and depths.isdisjoint({0, EVERY_DEPTH}))
             typed = arg_type is not None and not isinstance(get_proper_type(arg_type), AnyType)
             flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type, typed)
         return flows

@@ -184,7 +184,8 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
     For a maybe-dynamic torch number only such a condition is worth a report: an
     order comparison installs a range guard and leaves the value symbolic, while
     ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
-    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway.
+    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
+    so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
     So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
     """
     for operator, left, right in zip(comparison.operators, comparison.operands,
@@ -195,7 +196,8 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
             value = _literal_number(operand)
             if value is None:
                 continue
-            if reason.source == "shape" and value in _SPECIALIZED_SIZES or math.isinf(value):
+            sizes = reason.source == "shape" or reason.sizes
+            if sizes and value in _SPECIALIZED_SIZES or math.isinf(value):
                 continue
             return True
     return False

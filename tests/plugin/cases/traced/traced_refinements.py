@@ -29,7 +29,7 @@ def products(shape: Sequence[int], n: int) -> None:
 def items_tested(shape: Sequence[int], p: float) -> None:
     all(s > 0 for s in shape)  # an order comparison: a range guard
     any(s <= 1 for s in shape)
-    all(s != 0 for s in shape)  # E: [proxy-specialize] all() tests each item
+    all(s != 0 for s in shape)  # sizes against 0: specialized anyway
     any(s == 3 for s in shape)  # E: [proxy-specialize] any() tests each item
     all([p > 0.5, p < 1.0])
     all([p == 0.5])  # E: [proxy-specialize] all() tests each item
@@ -60,3 +60,19 @@ def generic_classes(ops: Sequence[Packet], boxes: list[Box[int]], bare: list,
     for box in boxes:
         table[box]
     table[bare[0] + 1]  # E: [proxy-concretize] dict key hashes dynamic number
+
+
+def size_items(output_size: tuple[int, int], size: list[int], n: int, mixed: int | list[int]) -> None:
+    h, w = output_size
+    if h == 1 and w == 1:  # items of an int sequence are sizes: 0 and 1 are specialized anyway
+        pass
+    product = size[0]
+    product *= size[1]
+    if product == 0:
+        pass
+    if h == 3:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if n == 1:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if mixed == 1:  # E: [proxy-specialize] Condition on a comparison
+        pass
