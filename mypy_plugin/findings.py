@@ -59,9 +59,12 @@ class Reason:
 
     source: str
     detail: str = ""
+    #: A ``flow`` from the items of a sequence-of-int parameter: sizes, in torch's code
+    #: (``output_size: tuple[int, int]``).  Not shown: it only tunes pins_a_value.
+    sizes: bool = field(default=False, compare=False)
 
     def as_dict(self) -> dict[str, str]:
-        return asdict(self)
+        return {"source": self.source, "detail": self.detail}
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class Report:
 
     def as_dict(self) -> dict[str, object]:
         data = asdict(self)
+        data["reason"] = self.reason.as_dict() if self.reason is not None else None
         data["classes"] = list(self.classes)
         data["extra"] = list(self.extra)
         return data

@@ -219,6 +219,8 @@ CONVERTING_FUNCTIONS: dict[str, ConvertingCall] = {
 #: Modules whose every other public function converts its number arguments
 #: (``math.sqrt(x)`` calls ``x.__float__``, ``cmath.exp(x)`` ``x.__complex__``).
 CONVERTING_MODULES: dict[str, str] = {"math": "__float__", "cmath": "__complex__"}
+#: Their functions that convert nothing: ``math.prod`` multiplies with ``*``.
+NON_CONVERTING_FUNCTIONS: frozenset[str] = frozenset({"math.prod"})
 
 #: Conversions run by syntax rather than by a call.
 CONVERTING_SYNTAX: dict[str, ConvertingCall] = {
@@ -242,6 +244,8 @@ def conversion(operation: str) -> Conversion | None:
     if call is not None:
         return _CONVERSION_BY_NAME[call.conversion]
     module, _, name = operation.rpartition(".")
+    if operation in NON_CONVERTING_FUNCTIONS:
+        return None
     if module in CONVERTING_MODULES and name and not name.startswith("_"):
         return _CONVERSION_BY_NAME[CONVERTING_MODULES[module]]
     return None

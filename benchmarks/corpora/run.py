@@ -122,7 +122,7 @@ traced_functions =
     torch._prims_common.*
 symbolic_shapes = true
 static_only_aliases = torch._prims_common.IntWithoutSymInt, torch._prims_common.FloatWithoutSymFloat
-static_parameters = dim, dims, *_dim, *_dims, ndim, rank
+static_parameters = dim, dims, *_dim, *_dims, ndim, rank, idx, *_mode
 """
 
 #: The codes that report a check or an operation at a site, without proxy-base (the class

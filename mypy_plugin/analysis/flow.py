@@ -362,7 +362,8 @@ class FlowAnalysis:
                 depths = _STAR_DEPTHS if EVERY_DEPTH in depths else frozenset(
                     depth + 1 for depth in depths)
             reason = Reason("flow", f'parameter "{name}" of traced function "{label}" '
-                                    f"(line {function.line})")
+                                    f"(line {function.line})",
+                            sizes=python_type == "int" and depths.isdisjoint({0, EVERY_DEPTH}))
             typed = arg_type is not None and not isinstance(get_proper_type(arg_type), AnyType)
             flows[name] = Flow(self.flow_dynamic(python_type, reason), depths, python_type, typed)
         return flows
@@ -643,6 +644,9 @@ def _number_depths(typ: Type | None, depth: int = 0) -> tuple[frozenset[int], st
         if proper.type.fullname in ("builtins.str", "builtins.bytes"):
             return None
         args = list(proper.args)
+        if not proper.type.has_base("typing.Iterable"):
+            # no items: an `Any` argument (left out, or a TypeVar's default) is no number
+            args = [arg for arg in args if not isinstance(get_proper_type(arg), AnyType)]
         if not args and proper.type.tuple_type is not None:
             args = [proper.type.tuple_type]  # torch.Size is a tuple[int, ...]
         return _join([_shifted(_number_depths(arg, depth + 1)) for arg in args])

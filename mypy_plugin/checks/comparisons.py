@@ -37,7 +37,7 @@ from mypy.plugin import MethodContext
 from .. import errors
 from ..analysis.context import current_file
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, reads_of_value
+from ..analysis.dynamic import Dynamic, DynamicClasses, dynamic_in_expression, reads_of_value
 from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
 from ..findings import Reason
@@ -145,8 +145,7 @@ def check_comparison(
     found = dynamic_in_expression(ctx.api, comparison, dynamic, types=operands)
     if found is None:
         return
-    if found.kind in _GUARDING_KINDS and found.reason.source in _MAYBE_DYNAMIC and not (
-            isinstance(comparison, ComparisonExpr) and pins_a_value(comparison, found.reason)):
+    if guards_only_a_range(comparison, found):
         return
     # A comparison's result stands for a bool, whatever the operands are.
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
@@ -171,13 +170,23 @@ _MAYBE_DYNAMIC = frozenset({"flow", "shape"})
 _SPECIALIZED_SIZES = frozenset({0, 1})
 
 
+def guards_only_a_range(expr: Expression | None, found: Dynamic) -> bool:
+    """True if testing ``expr`` for truth leaves the maybe-dynamic torch number ``found``
+    symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value)."""
+    if found.kind not in _GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
+        return False
+    return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason))
+
+
 def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
     """True if ``comparison`` tests equality with a number literal.
 
     For a maybe-dynamic torch number only such a condition is worth a report: an
     order comparison installs a range guard and leaves the value symbolic, while
     ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
-    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway.
+    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
+    so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
+    So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
     """
     for operator, left, right in zip(comparison.operators, comparison.operands,
                                      comparison.operands[1:]):
@@ -187,7 +196,8 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
             value = _literal_number(operand)
             if value is None:
                 continue
-            if reason.source == "shape" and value in _SPECIALIZED_SIZES:
+            sizes = reason.source == "shape" or reason.sizes
+            if sizes and value in _SPECIALIZED_SIZES or math.isinf(value):
                 continue
             return True
     return False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mypy.nodes import Context, Expression, SliceExpr, StrExpr
+from mypy.nodes import ComparisonExpr, Context, Expression, SliceExpr, StrExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import CallableType
 
@@ -11,6 +11,7 @@ from ..config import ProxyTypesConfig
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..constants import FORMAT_OPERATION
 from ..number_table import table as _table
+from .comparisons import guards_only_a_range
 from .severity import outcome_of, python_type_of_value
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
@@ -42,8 +43,9 @@ def check_conversion(
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic,
                                           presumes_number=operation not in _TRUTH_TESTS)
-            if found is None:
-                continue
+            if found is None or (isinstance(actual, ComparisonExpr)
+                                 and guards_only_a_range(actual, found)):
+                continue  # `bool(step > 0)`: a range guard, as in a condition
             python_type = python_type_of_value(
                 expression_type(ctx.api, _converted_part(ctx, actual, dynamic)), dynamic)
             outcome = outcome_of(table_operation, found, python_type, format_spec=format_spec)

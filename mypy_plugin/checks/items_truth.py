@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import (
+    ComparisonExpr,
     Expression,
     GeneratorExpr,
     ListComprehension,
@@ -27,6 +28,7 @@ from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import TRUTH_TEST_OPERATION
+from .comparisons import guards_only_a_range
 from .severity import reported_outcome, reported_outcome_for_type
 
 
@@ -43,8 +45,9 @@ def check_items_truth(
         return
     for item in items:
         found = dynamic_in_expression(ctx.api, item, dynamic, presumes_number=False)
-        if found is None:
-            continue
+        if found is None or (isinstance(item, ComparisonExpr)
+                             and guards_only_a_range(item, found)):
+            continue  # `all(s > 0 for s in shape)`: a range guard, as in a condition
         outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic)
         if outcome is not None:
             errors.items_tested_for_truth(ctx.api, item, function, found.name, outcome=outcome,

@@ -382,6 +382,21 @@ def test_guards_on_an_unbacked_torch_symbol_are_torchs_data_dependent_error() ->
     assert is_dynamic_number(round(unbacked))
 
 
+def test_math_prod_multiplies_so_symbolic_sizes_stay_symbolic() -> None:
+    pytest.importorskip("torch")
+    from torch._dynamo.source import ConstantSource
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    shape_env = ShapeEnv()
+    rows, columns = (shape_env.create_symintnode(
+        shape_env.create_symbol(value, ConstantSource(name)), hint=value)
+        for name, value in (("rows", 4), ("columns", 5)))
+    assert _table.conversion("math.prod") is None
+    assert is_dynamic_number(math.prod([rows, columns], start=rows))
+    assert not shape_env.guards
+    assert _table.conversion("math.sqrt") is not None  # the rest of math still converts
+
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "runtime.md"
 #: The operation each row of the documentation's conversion table stands for, in order.
 DOC_ROWS: list[tuple[str, bool]] = [
