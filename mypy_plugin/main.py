@@ -55,9 +55,9 @@ from .constants import (
     is_comparison_method,
 )
 
-# The checking modules are imported on a hook's first use, not here: a warm run
-# (everything cached) asks for no hook, and their import was a fifth of its
-# plugin overhead (docs/performance.md).
+# Speed trick (lazy imports): the checking modules are imported on a hook's first
+# use, through cached_property, because a warm run (everything cached) asks for no
+# hook. Measured: warm import and construction 3.6 -> 1.4 ms (docs/performance.md).
 if TYPE_CHECKING:
     from .checks.bare_conditions import BareConditionChecker
     from .checks.casts import CastChecker
@@ -109,6 +109,9 @@ def _explained(error: Exception) -> str:
 class _AnswersByName(dict[str, Any]):
     """A hook lookup's answers, kept by name; the lookup runs for new names only.
 
+    Speed trick: mypy asks before every call it checks and keeps no answer.
+    Measured: thunder cold, lookups running Python 528k -> 72k (docs/performance.md).
+
     Installed in place of the lookup method (its bound ``__getitem__``), so a
     repeated question runs no Python code at all: mypy asks before every call
     it checks (263k times on thunder) and keeps no answer itself.
@@ -134,7 +137,11 @@ class _AnswersByName(dict[str, Any]):
 class _NoneForOtherNames(dict[str, Any]):
     """Like :class:`_AnswersByName` for a lookup whose answer for ``wanted`` names
     depends on more than the name: those are asked every time, the others once,
-    of ``other`` (None for nearly all of them)."""
+    of ``other`` (None for nearly all of them).
+
+    Speed trick: mypy asks about every name of every annotation (211k times a
+    torch-refs run). Measured: torch-refs cold 1.054x -> 1.025x (docs/performance.md).
+    """
 
     def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str],
                  other: Callable[[str], Any], failed: Callable[[str, str, Exception], None]) -> None:
@@ -210,9 +217,12 @@ class ProxyTypesPlugin(Plugin):
         self._configured_classes = [
             ("dynamic_number_classes", name) for name in self.config.dynamic_number_classes
         ] + [("migrate_classes", name) for name in self.config.migrate_classes]
-        # Per module (keyed by name, checked against the tree): the same in every worker.
+        # Speed trick: worked out once per module tree, not at every isinstance call
+        # (keyed by name, checked against the tree: the same in every worker).
+        # Measured: see _configuration_reports.
         self._reports_by_module: dict[str, tuple[MypyFile, int, list[Callable[[Any], None]]]] = {}
-        # Asked once per module on every run, warm ones included: answer from a constant.
+        # Speed trick: asked once per module on every run, warm ones included, so the
+        # answer is a constant. Measured: to_data() takes 6.4 us, on 1,685 modules a run.
         self._config_data = self.config.to_data()
         #: Every module of the build by name (set_modules); None before mypy sets it.
         self.build_modules: dict[str, MypyFile] | None = None

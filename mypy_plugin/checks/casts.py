@@ -87,7 +87,11 @@ class CastChecker:
         return tree is None or self._module_imports_cast(tree)
 
     def _module_imports_cast(self, tree: MypyFile) -> bool:
-        """True if an import anywhere in ``tree`` may bind cast(), answered once per tree."""
+        """True if an import anywhere in ``tree`` may bind cast(), answered once per tree.
+
+        Speed trick: no cast hook where cast() cannot be called. Measured: cast
+        hook calls on thunder 2,888 -> 382 (docs/performance.md).
+        """
         cached = self._imports_cast.get(tree.fullname)
         if cached is None or cached[0] is not tree:
             cached = self._imports_cast[tree.fullname] = (tree, _imports_cast(tree))

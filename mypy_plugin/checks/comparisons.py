@@ -109,8 +109,11 @@ class BooleanContexts:
     """Per-module cache of boolean-context spans; rebuilt when the tree changes.
 
     Only the top-level statements whose lines hold the node asked about are walked
-    (each once), not the whole module: the walk was the comparison check's main
-    cost.  A node no statement's lines hold falls back to walking every statement.
+    (each once), not the whole module.  A node no statement's lines hold falls
+    back to walking every statement.
+
+    Speed trick: the walk was the comparison check's main cost. Measured: the
+    comparison hooks 0.456 -> 0.124 s of a torch-refs profile (docs/performance.md).
     """
 
     def __init__(self) -> None:

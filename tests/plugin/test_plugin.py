@@ -306,6 +306,34 @@ def test_run_cases_script_fails_on_a_missing_finding(tmp_path: Path) -> None:
     assert "missing  strict_cases.py" in result.stdout and "never reported" in result.stdout
 
 
+@pytest.mark.parametrize(("mypy_release", "group", "copied"), [
+    ("1.11.2", "traced", True),  # enable_error_code = proxy-specialize
+    ("1.11.2", "configured", True),  # disable_error_code = proxy-base
+    ("1.11.2", "strict", False),  # no plugin code in its config
+    ("2.4.1", "traced", False),  # mypy 2 takes plugin codes in a config file
+])
+def test_old_mypy_gets_plugin_codes_inline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           mypy_release: str, group: str, copied: bool) -> None:
+    import mypy.version
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from run_cases import codes_inline
+
+    monkeypatch.setattr(mypy.version, "__version__", mypy_release)
+    cases = codes_inline(group, CASES, tmp_path)
+    assert cases == (tmp_path if copied else CASES)
+    if not copied:
+        return
+    config = (tmp_path / group / "mypy.ini").read_text()
+    assert "error_code = proxy-" not in config and "$MYPY_CONFIG_FILE_DIR" not in config
+    original = (CASES / group / "mypy.ini").read_text()
+    setting = "enable" if "enable_error_code = proxy-" in original else "disable"
+    for case in sorted((tmp_path / group).glob("*.py")):
+        before = (CASES / group / case.name).read_text()
+        assert case.read_text().startswith(before)  # every line where it was
+        assert case.read_text().splitlines()[-1].startswith(f'# mypy: {setting}-error-code="proxy-')
+
+
 def test_cached_run_follows_traced_function_changes(tmp_path: Path) -> None:
     """Editing a traced module or the traced_functions setting rechecks what it must."""
     pytest.importorskip("torch")
