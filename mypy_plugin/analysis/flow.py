@@ -17,7 +17,7 @@ container (``shape: Sequence[int]``), and so on.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Union
 
 from mypy.nodes import (
@@ -296,10 +296,7 @@ class FlowAnalysis:
             return False
         if self._is_excluded(chain):
             return False
-        qualified = chain[0].fullname
-        for depth, function in enumerate(chain):
-            if depth:
-                qualified = f"{qualified}.{function.name}"
+        for function, qualified in zip(chain, _qualified_names(chain)):
             if any(fnmatch.fnmatchcase(qualified, pattern) for pattern in self._name_patterns):
                 return True
             if self._decorator_patterns and tree is not None:
@@ -314,13 +311,8 @@ class FlowAnalysis:
         on traced numbers (a prologue check, an implementation), and so do its nested functions."""
         if not self._excluded_patterns:
             return False
-        qualified = chain[0].fullname
-        for depth, function in enumerate(chain):
-            if depth:
-                qualified = f"{qualified}.{function.name}"
-            if any(fnmatch.fnmatchcase(qualified, pattern) for pattern in self._excluded_patterns):
-                return True
-        return False
+        return any(fnmatch.fnmatchcase(qualified, pattern)
+                   for qualified in _qualified_names(chain) for pattern in self._excluded_patterns)
 
     def _decorators_of(self, function: FuncDef, tree: MypyFile, complete: bool) -> list[str]:
         cached = self._decorators.get(tree.fullname)
@@ -770,6 +762,15 @@ def _is_statement_container(node: object) -> bool:
     from mypy.nodes import Block, Statement
 
     return isinstance(node, (Block, Statement))
+
+
+def _qualified_names(chain: list[FuncDef]) -> Iterator[str]:
+    """``pkg.mod.outer``, ``pkg.mod.outer.inner``, ...: each function of a nesting chain."""
+    qualified = chain[0].fullname
+    yield qualified
+    for function in chain[1:]:
+        qualified = f"{qualified}.{function.name}"
+        yield qualified
 
 
 def _is_method(function: FuncDef) -> bool:
