@@ -1,0 +1,71 @@
+"""The thunder flip corpus scored with and without the base-class source (issue #18).
+
+    python benchmarks/corpora/without_base_source.py [--scratch DIR]
+
+Runs ``run.py``'s ``thunder-flip-migrate`` corpus (prepared by ``run.py`` first,
+which downloads it) once more with a plugin whose base-class source is switched
+off, loaded through mypy's ``plugins = module:entry`` syntax, and prints both
+scores against the human fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from benchmarks.corpora import run, score  # noqa: E402
+
+CORPUS = "thunder-flip-migrate"
+
+
+def without_base_source(version: str) -> type:
+    """The plugin with ``DynamicClasses.describe_base`` answering None (mypy entry point)."""
+    from mypy_plugin.analysis import dynamic
+    from mypy_plugin.main import ProxyTypesPlugin
+
+    def no_base(self: object, *args: object, **kwargs: object) -> None:
+        return None
+
+    dynamic.DynamicClasses.describe_base = no_base  # type: ignore[assignment, method-assign]
+    return ProxyTypesPlugin
+
+
+def line(name: str, result: score.CorpusScore) -> str:
+    missed = sorted(f"{entry.file}:{entry.line}" for entry in result.real
+                    if entry not in result.found)
+    return (f"| {name} | {result.reports} | {result.confirmed} | {result.recall:.2f} | "
+            f"{result.precision:.3f} | {result.precision_with_not_in_fix:.3f} | "
+            f"{', '.join(missed)} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scratch", type=Path, default=run.DEFAULT_SCRATCH)
+    options = parser.parse_args(argv)
+    corpus = next(c for c in run.CORPORA if c.name == CORPUS)
+    source = run.prepare(corpus, options.scratch)
+    directory = source.parent
+    _, plugin_config = run.write_configs(corpus, directory)
+    variant = directory / "without-base.ini"
+    variant.write_text(plugin_config.read_text().replace(
+        "plugins = mypy_plugin", "plugins = benchmarks.corpora.without_base_source:"
+                                 "without_base_source"))
+    results = []
+    for name, config in (("with the base-class source", plugin_config),
+                         ("without it", variant)):
+        cache = directory / f"cache-{config.stem}"
+        ran = run.run_mypy(corpus, config, source, cache, directory / f"mypy-{config.stem}.txt")
+        results.append(line(name, run.score_run(corpus, ran, source)))
+    print("| plugin | reports | on changed lines | recall | precision vs fix | "
+          "counting real, not in fix | sites missed |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("\n".join(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
