@@ -42,28 +42,36 @@ def line(name: str, result: score.CorpusScore) -> str:
             f"{', '.join(missed)} |")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scratch", type=Path, default=run.DEFAULT_SCRATCH)
-    options = parser.parse_args(argv)
+def score_both(scratch: Path) -> tuple[score.CorpusScore, score.CorpusScore]:
+    """The corpus's score with the base-class source, and without it."""
     corpus = next(c for c in run.CORPORA if c.name == CORPUS)
-    source = run.prepare(corpus, options.scratch)
+    source = run.prepare(corpus, scratch)
     directory = source.parent
     _, plugin_config = run.write_configs(corpus, directory)
     variant = directory / "without-base.ini"
     variant.write_text(plugin_config.read_text().replace(
         "plugins = mypy_plugin", "plugins = benchmarks.corpora.without_base_source:"
                                  "without_base_source"))
-    results = []
-    for name, config in (("with the base-class source", plugin_config),
-                         ("without it", variant)):
-        cache = directory / f"cache-{config.stem}"
-        ran = run.run_mypy(corpus, config, source, cache, directory / f"mypy-{config.stem}.txt")
-        results.append(line(name, run.score_run(corpus, ran, source)))
+    scores = []
+    for config in (plugin_config, variant):
+        ran = run.run_mypy(corpus, config, source, directory / f"cache-{config.stem}",
+                           directory / f"mypy-{config.stem}.txt")
+        if ran.crashed:
+            raise run.CorpusError(f"mypy crashed with {config.name}")
+        scores.append(run.score_run(corpus, ran, source))
+    return scores[0], scores[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scratch", type=Path, default=run.DEFAULT_SCRATCH)
+    options = parser.parse_args(argv)
+    with_base, without = score_both(options.scratch)
     print("| plugin | reports | on changed lines | recall | precision vs fix | "
           "counting real, not in fix | sites missed |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
-    print("\n".join(results))
+    print(line("with the base-class source", with_base))
+    print(line("without it", without))
     return 0
 
 
