@@ -149,6 +149,8 @@ class PassedArgument:
     ``number`` the argument's 1-based position in the call, ``keyword`` its
     name when passed by keyword, ``dynamic`` the dynamic classes of its type.
     ``file``, ``line`` and ``column`` are the argument's, as mypy has them.
+    ``unsupported`` says why the call cannot be followed to one parameter (an
+    overloaded callee...): ``fix`` then lists the error with that reason.
     """
 
     function: str
@@ -159,24 +161,35 @@ class PassedArgument:
     file: str
     line: int
     column: int
+    unsupported: str | None = None
 
 
-_argument_collectors: list[list[PassedArgument]] = []
+@dataclass
+class ArgumentRecords:
+    """What one collection of passed arguments holds."""
+
+    passed: list[PassedArgument] = field(default_factory=list)
+    #: Files whose calls the plugin saw in this run (the others' errors came from the cache).
+    checked_files: set[str] = field(default_factory=set)
+    _seen: set[PassedArgument] = field(default_factory=set)
+
+
+_argument_collectors: list[ArgumentRecords] = []
 
 
 @contextmanager
-def collecting_arguments() -> Iterator[list[PassedArgument]]:
+def collecting_arguments() -> Iterator[ArgumentRecords]:
     """Keep every :class:`PassedArgument` the plugin records until the block ends.
 
     A plugin created inside the block records them (at a cost on every call, so
     only ``fix`` asks).
     """
-    passed: list[PassedArgument] = []
-    _argument_collectors.append(passed)
+    records = ArgumentRecords()
+    _argument_collectors.append(records)
     try:
-        yield passed
+        yield records
     finally:
-        _argument_collectors.remove(passed)
+        _argument_collectors.remove(records)
 
 
 def recording_arguments() -> bool:
@@ -184,11 +197,18 @@ def recording_arguments() -> bool:
     return bool(_argument_collectors)
 
 
+def note_checked_file(path: str) -> None:
+    """``path`` (as mypy names it) is being checked in this run."""
+    for records in _argument_collectors:
+        records.checked_files.add(_normalized(path))
+
+
 def keep_argument(passed: PassedArgument) -> None:
     """Hand ``passed`` to every active argument collector, once each."""
-    for collected in _argument_collectors:
-        if passed not in collected:
-            collected.append(passed)
+    for records in _argument_collectors:
+        if passed not in records._seen:
+            records._seen.add(passed)
+            records.passed.append(passed)
 
 
 def cache_data(path: str, is_check: bool, data: object) -> object:

@@ -11,8 +11,9 @@ for nearly all of them).  Two kinds of module get no reports:
   definitions are still checked there (``proxy-base``): a wrong base is wrong
   wherever it is written.
 
-Migration mode is the one flagged exception: its isinstance check also runs in
-hidden modules, because it keeps legacy-typed branches type-checked there.
+Migration mode's branch keeping is the one flagged exception: it changes what
+mypy checks inside ``if isinstance(p, float):`` for a legacy proxy, not what is
+reported, so it runs in every module.
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ class Verdict(enum.Enum):
 RUNS_WHERE_REPORTED = frozenset({Verdict.REPORTED})
 #: Reports about the set-up (configured names, modules mypy cannot find): exempt modules too.
 RUNS_WHERE_VISIBLE = frozenset({Verdict.REPORTED, Verdict.EXEMPT})
-#: Migration mode's isinstance check, which also keeps legacy-typed branches checked.
-RUNS_FOR_MIGRATION = frozenset({Verdict.REPORTED, Verdict.HIDDEN})
-#: Class definitions (``proxy-base``), wrong wherever they are written.
+#: Class definitions (``proxy-base``), wrong wherever they are written, and effects on
+#: types rather than reports (migration mode keeps legacy-typed branches checked).
 RUNS_EVERYWHERE = frozenset(Verdict)
 
 

@@ -32,7 +32,6 @@ from .analysis.imports import imports_of
 from .config import ProxyTypesConfig, is_installed_library
 from .gate import (
     RUNS_EVERYWHERE,
-    RUNS_FOR_MIGRATION,
     RUNS_WHERE_REPORTED,
     RUNS_WHERE_VISIBLE,
     ReportGate,
@@ -304,39 +303,58 @@ class ProxyTypesPlugin(Plugin):
 
     def _guarded(self, check: str, body: Callable[[_Ctx], _Result],
                  default: Callable[[_Ctx], _Result],
-                 runs: frozenset[Verdict] = RUNS_WHERE_REPORTED) -> Callable[[_Ctx], _Result]:
+                 runs: frozenset[Verdict] = RUNS_WHERE_REPORTED,
+                 also: tuple[tuple[str, Callable[[_Ctx], object], frozenset[Verdict]], ...] = (),
+                 ) -> Callable[[_Ctx], _Result]:
         """``body`` as a hook: an error in it becomes one proxy-internal report and mypy
         gets its own ``default`` answer (``PROXY_TYPES_DEBUG=1``: the error propagates).
 
-        ``body`` runs only in modules whose verdict (``gate.py``) is in ``runs``.
-        Checker hooks also settle reports made during mypy's trials, and report
-        modules defining dynamic classes that the module imports but mypy cannot find.
+        ``body`` runs only in modules whose verdict (``gate.py``) is in ``runs``;
+        each ``(check, part, runs)`` of ``also`` runs after it under its own verdicts
+        (its answer unused).  Checker hooks also settle reports made during mypy's
+        trials, once before anything runs, and report modules defining dynamic
+        classes that the module imports but mypy cannot find.
         """
-        everywhere = runs == RUNS_EVERYWHERE
+        parts = ((check, body, runs), *also)
+        everywhere = all(part_runs == RUNS_EVERYWHERE for _, _, part_runs in parts)
 
         def hook(ctx: _Ctx) -> _Result:
             api = getattr(ctx, "api")
+            answer: _Result | None = None
             try:
                 if not isinstance(api, CheckerPluginInterface):
-                    if not everywhere and self._analysis_verdict(api) not in runs:
-                        return default(ctx)
-                    return body(ctx)
-                if reporting.pending():
-                    reporting.settle_at_hook(api)
-                verdict = self.gate.in_checker(api)
-                if verdict in RUNS_WHERE_VISIBLE:
-                    self._report_missing_modules(api)
-                if verdict not in runs:
-                    return default(ctx)
-                start = reporting.mark()
-                answer = body(ctx)
-                reporting.hook_done(start)
-                return answer
+                    verdict = Verdict.REPORTED if everywhere else self._analysis_verdict(api)
+                else:
+                    if reporting.pending():
+                        reporting.settle_at_hook(api)
+                    verdict = self.gate.in_checker(api)
+                    if verdict in RUNS_WHERE_VISIBLE:
+                        self._report_missing_modules(api)
             except Exception as error:
                 if self.debug:
                     raise
                 self._internal_error(api, _context_of(ctx), check, error)
                 return default(ctx)
+            start = reporting.mark()
+            for name, part, part_runs in parts:
+                if verdict not in part_runs:
+                    continue
+                try:
+                    result = part(ctx)
+                    if part is body:
+                        answer = result  # type: ignore[assignment]
+                except Exception as error:
+                    if self.debug:
+                        raise
+                    self._internal_error(api, _context_of(ctx), name, error)
+            if isinstance(api, CheckerPluginInterface):
+                try:  # after every part: a part may rewrite a type another one reported on
+                    reporting.hook_done(start)
+                except Exception as error:
+                    if self.debug:
+                        raise
+                    self._internal_error(api, _context_of(ctx), check, error)
+            return default(ctx) if answer is None else answer
 
         return hook
 
@@ -436,15 +454,27 @@ class ProxyTypesPlugin(Plugin):
         name = function
         from .checks import isinstance_calls
 
-        def check(ctx: FunctionContext) -> Type:
+        def validate(ctx: FunctionContext) -> Type:
             self._validate_configured_classes(ctx.api)
+            return ctx.default_return_type
+
+        def check(ctx: FunctionContext) -> Type:
             isinstance_calls.check_isinstance_call(
                 ctx, name, self.config, self.dynamic, positions
             )
             return ctx.default_return_type
 
-        runs = RUNS_FOR_MIGRATION if self.config.migrate_classes else RUNS_WHERE_REPORTED
-        return self._guarded("isinstance_calls", check, _default_return, runs)
+        def keep_branches(ctx: FunctionContext) -> Type:
+            isinstance_calls.keep_legacy_branches(ctx, self.config, self.dynamic, positions)
+            return ctx.default_return_type
+
+        # Set-up reports where anything is shown; the check where reports are wanted;
+        # migration mode's branch keeping (a type effect, no report) everywhere.
+        also: tuple[tuple[str, Callable[[FunctionContext], object], frozenset[Verdict]], ...] = (
+            ("configuration", validate, RUNS_WHERE_VISIBLE),)
+        if self.config.migrate_classes and name == "isinstance":
+            also += (("migrate", keep_branches, RUNS_EVERYWHERE),)
+        return self._guarded("isinstance_calls", check, _default_return, also=also)
 
     def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
         """The hook of a call that may use a dynamic number as a static one."""
@@ -674,7 +704,7 @@ class ProxyTypesPlugin(Plugin):
         if not self._configured_classes:
             return
         tree = current_file(api)
-        if tree is None or self.gate.in_checker(api) is Verdict.HIDDEN:
+        if tree is None:
             return
         for report in self._configuration_reports(tree):
             report(api)

@@ -39,6 +39,55 @@ from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, narrowed_s
 from ..analysis.flow import names_static_only_alias
 
 
+def _static_classes_checked(
+    ctx: FunctionContext, config: ProxyTypesConfig, dynamic: DynamicClasses,
+    positions: tuple[int, int],
+) -> tuple[Expression, list[str]] | None:
+    """The classes expression and the static number classes a check names, or None when
+    it names none, names a dynamic class too, or names a static-only alias on purpose."""
+    value_at, classes_at = positions
+    if max(value_at, classes_at) >= len(ctx.args):
+        return None
+    if len(ctx.args[value_at]) != 1 or len(ctx.args[classes_at]) != 1:
+        return None
+    classes_expr = ctx.args[classes_at][0]
+    classes = checked_classes(classes_expr, ctx.arg_types[classes_at][0], ctx.api)
+    if not classes:
+        return None
+    static = [name for name in classes if name in STATIC_NUMBER_CLASSES]
+    if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
+        return None
+    if names_static_only_alias(classes_expr, frozenset(config.static_only_aliases)):
+        return None  # `isinstance(x, IntWithoutSymInt)`: static numbers only, on purpose
+    return classes_expr, static
+
+
+def keep_legacy_branches(
+    ctx: FunctionContext, config: ProxyTypesConfig, dynamic: DynamicClasses,
+    positions: tuple[int, int] = (0, 1),
+) -> None:
+    """Migration mode: keep ``if isinstance(p, float):`` type-checked for a legacy proxy.
+
+    Not a report: with its number base hidden, mypy would narrow a legacy
+    ``FloatProxy`` inside the branch to an impossible type and check nothing
+    there, so this runs in every module, exempt and hidden ones included.
+    """
+    checked = _static_classes_checked(ctx, config, dynamic, positions)
+    if checked is None:
+        return
+    classes_expr, static = checked
+    subject = ctx.arg_types[positions[0]][0]
+    legacy = migrate.legacy_match(subject, static)
+    if legacy is not None:
+        migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
+        return
+    # A NumberProxy may be a legacy FloatProxy, which passes the check through its
+    # hidden float base: inside the branch it may still be a proxy (to be converted).
+    migrated = migrate.migrated_member(subject, frozenset(config.migrate_classes))
+    if migrated is not None:
+        migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
+
+
 def check_isinstance_call(
     ctx: FunctionContext,
     function: str,
@@ -51,20 +100,11 @@ def check_isinstance_call(
     ``positions`` are the indexes of the value and the classes parameters
     (an ``isinstance_functions`` wrapper may take them elsewhere).
     """
-    value_at, classes_at = positions
-    if max(value_at, classes_at) >= len(ctx.args):
+    checked = _static_classes_checked(ctx, config, dynamic, positions)
+    if checked is None:
         return
-    if len(ctx.args[value_at]) != 1 or len(ctx.args[classes_at]) != 1:
-        return
-    classes_expr = ctx.args[classes_at][0]
-    classes = checked_classes(classes_expr, ctx.arg_types[classes_at][0], ctx.api)
-    if not classes:
-        return
-    static = [name for name in classes if name in STATIC_NUMBER_CLASSES]
-    if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
-        return
-    if names_static_only_alias(classes_expr, frozenset(config.static_only_aliases)):
-        return  # `isinstance(x, IntWithoutSymInt)`: static numbers only, on purpose
+    classes_expr, static = checked
+    value_at = positions[0]
     subject = ctx.arg_types[value_at][0]
     if function == "issubclass":
         proper = get_proper_type(subject)
@@ -80,15 +120,7 @@ def check_isinstance_call(
         if legacy is not None:
             errors.true_through_legacy_base(ctx.api, ctx.context, function, shown,
                                             legacy.info.name, legacy.base.rpartition(".")[2])
-            if function == "isinstance":
-                migrate.keep_branch_checked(ctx.api, classes_expr, legacy.info)
             return
-    if config.migrate_classes and function == "isinstance":
-        # A NumberProxy may be a legacy FloatProxy, which passes the check through its
-        # hidden float base: inside the branch it may still be a proxy (to be converted).
-        migrated = migrate.migrated_member(subject, frozenset(config.migrate_classes))
-        if migrated is not None:
-            migrate.keep_branch_checked(ctx.api, classes_expr, migrated)
     value_expr = ctx.args[value_at][0]
     check = ctx.context if isinstance(ctx.context, Expression) else None
     found = dynamic_in_expression(

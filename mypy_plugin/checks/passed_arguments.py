@@ -8,9 +8,9 @@ annotation without reading mypy's wording.
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, Expression, FakeInfo, FuncDef
+from mypy.nodes import CallExpr, Decorator, Expression, FakeInfo, FuncDef
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import CallableType, Instance, Type, UnionType, get_proper_type
+from mypy.types import CallableType, Instance, Overloaded, Type, UnionType, get_proper_type
 
 from .. import _mypy_compat as compat
 from .. import findings
@@ -21,29 +21,45 @@ from ..constants import STATIC_NUMBER_CLASSES
 def record_passed_arguments(ctx: FunctionContext | MethodContext,
                             dynamic: DynamicClasses) -> None:
     """Keep a :class:`findings.PassedArgument` for each dynamic argument of a static parameter."""
+    path = compat.current_path(ctx.api)
+    findings.note_checked_file(path)
     call = ctx.context
     if not isinstance(call, CallExpr):
         return
     callee = get_proper_type(compat.lookup_type_or_none(ctx.api, call.callee))
-    if not isinstance(callee, CallableType):
-        return  # an overload or something callable: fix leaves those to a human
-    function, cls = _shown_callee(callee)
-    if function is None:
+    function, cls = _shown_callee(callee) if isinstance(callee, CallableType) else (None, None)
+    unsupported = None
+    if isinstance(callee, Overloaded):
+        unsupported = "the callee is overloaded; annotate the parameter of each variant by hand"
+    elif not isinstance(callee, CallableType) or function is None:
+        unsupported = "the callee is not a plain function or method"
+    elif list(ctx.callee_arg_names) != list(callee.arg_names):
+        # mypy expanded the signature (**kwargs: Unpack[...], *args of a TypeVarTuple)
+        unsupported = "mypy expands the callee's signature; annotate the parameter by hand"
+    if unsupported is not None or not isinstance(callee, CallableType):
+        # Which parameter an argument meets is unknown: every dynamic argument is recorded.
+        for actuals, actual_types in zip(ctx.args, ctx.arg_types):
+            _keep(call, actuals, actual_types, dynamic, path, function or "", cls,
+                  unsupported or "the callee is not a plain function or method")
         return
-    path = compat.current_path(ctx.api)
     # ctx.args groups the call's arguments by the callee's parameters, as callee lists them.
     for expected, actuals, actual_types in zip(callee.arg_types, ctx.args, ctx.arg_types):
-        if not _names_static_number(expected):
+        if _names_static_number(expected):
+            _keep(call, actuals, actual_types, dynamic, path, function, cls, None)
+
+
+def _keep(call: CallExpr, actuals: list[Expression], actual_types: list[Type],
+          dynamic: DynamicClasses, path: str, function: str, cls: str | None,
+          unsupported: str | None) -> None:
+    for actual, actual_type in zip(actuals, actual_types):
+        names = _dynamic_members(actual_type, dynamic)
+        position = _position_in(call, actual)
+        if not names or position is None:
             continue
-        for actual, actual_type in zip(actuals, actual_types):
-            names = _dynamic_members(actual_type, dynamic)
-            position = _position_in(call, actual)
-            if not names or position is None:
-                continue
-            findings.keep_argument(findings.PassedArgument(
-                function=function, cls=cls, number=position + 1,
-                keyword=call.arg_names[position], dynamic=names,
-                file=path, line=actual.line, column=actual.column))
+        findings.keep_argument(findings.PassedArgument(
+            function=function, cls=cls, number=position + 1,
+            keyword=call.arg_names[position], dynamic=names,
+            file=path, line=actual.line, column=actual.column, unsupported=unsupported))
 
 
 def _shown_callee(callee: CallableType) -> tuple[str | None, str | None]:
@@ -51,6 +67,8 @@ def _shown_callee(callee: CallableType) -> tuple[str | None, str | None]:
     if callee.is_type_obj():
         return callee.type_object().name, None  # a constructor: the class's name
     definition = callee.definition
+    if isinstance(definition, Decorator):  # @classmethod, @staticmethod, ...
+        definition = definition.func
     if not isinstance(definition, FuncDef):
         return None, None
     # A function's info is mypy's placeholder, which answers no question.

@@ -7,13 +7,13 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
-from contextlib import nullcontext, redirect_stderr, redirect_stdout
+from contextlib import AbstractContextManager, nullcontext, redirect_stderr, redirect_stdout
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import findings as plugin_findings
-from ..findings import PassedArgument, Reason, Report
+from ..findings import ArgumentRecords, PassedArgument, Reason, Report
 from .common import (
     EXIT_INTERNAL,
     EXIT_USAGE,
@@ -241,20 +241,22 @@ def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) ->
     mypy replays the errors of a module it does not check again from its cache
     (written by plain mypy, or by a run of ours: a replayed error never has its
     report); those files are checked once more with their cache found stale.
-    ``record_arguments``: the same for the records of passed arguments, whose
-    ``arg-type`` errors have no code of ours to tell them apart: a file with an
-    ``arg-type`` error and no record is checked again.
+    ``record_arguments``: the same for the records of passed arguments: a file
+    with an ``arg-type`` error whose calls the plugin did not see in the run is
+    checked again.
     """
-    recording = plugin_findings.collecting_arguments() if record_arguments else nullcontext([])
-    with recording as passed, plugin_findings.collecting() as reports:
+    def recording() -> AbstractContextManager[ArgumentRecords | None]:
+        return plugin_findings.collecting_arguments() if record_arguments else nullcontext()
+
+    with recording() as records, plugin_findings.collecting() as reports:
         stdout, stderr, status = run_mypy(arguments)
-    unreported = files_without_reports(stdout, reports, passed if record_arguments else None)
+    unreported = files_without_reports(stdout, reports, records)
+    passed = records.passed if records is not None else []
     if unreported and status != EXIT_USAGE:
-        recording = plugin_findings.collecting_arguments() if record_arguments else nullcontext([])
-        with recording as passed_again, plugin_findings.collecting(recheck=unreported) as again:
+        with recording() as again_records, plugin_findings.collecting(recheck=unreported) as again:
             stdout, stderr, status = run_mypy(arguments)
         reports = again + reports
-        passed = passed_again + passed
+        passed = (again_records.passed if again_records is not None else []) + passed
     return MypyRun(stdout, stderr, status, reports, unreported, passed)
 
 
@@ -282,18 +284,19 @@ def attach_reports(findings: Sequence[Finding], reports: Sequence[Report]) -> No
 
 
 def files_without_reports(stdout: str, reports: Sequence[Report],
-                          passed: Sequence[PassedArgument] | None = None) -> set[str]:
+                          records: ArgumentRecords | None = None) -> set[str]:
     """Files of mypy's plugin findings that no kept report matches.
 
-    With ``passed``, also files of ``arg-type`` errors no record of a passed argument matches.
+    With ``records``, also files of ``arg-type`` errors whose calls the plugin did
+    not see in this run (mypy replayed their errors from its cache).
     """
     findings = [finding_from_mypy(record) for record in map(json_record, stdout.splitlines())
                 if record is not None]
     attach_reports(findings, reports)
     files = {f.file for f in findings if f.is_plugin_finding and f.report is None}
-    if passed is not None:
-        attach_arguments(findings, passed)
-        files |= {f.file for f in findings if f.code == ARG_TYPE_CODE and f.passed is None}
+    if records is not None:
+        files |= {f.file for f in findings if f.code == ARG_TYPE_CODE
+                  and os.path.abspath(f.file) not in records.checked_files}
     return files
 
 

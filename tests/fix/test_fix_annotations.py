@@ -173,12 +173,14 @@ def test_the_plugin_records_dynamic_numbers_passed_to_static_parameters(tmp_path
     (tmp_path / "calls.py").write_text(RECORDED_CALLS)
     (tmp_path / "mypy.ini").write_text(
         f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n")
-    with findings.collecting_arguments() as passed:
+    with findings.collecting_arguments() as records:
         stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir",
                                 str(tmp_path / "cache"), "--show-column-numbers",
                                 str(tmp_path / "calls.py")])
     recorded = sorted((record.line, record.column + 1, record.function, record.cls,
-                       record.number, record.keyword, record.dynamic) for record in passed)
+                       record.number, record.keyword, record.dynamic) for record in records.passed)
+    assert records.checked_files == {str(tmp_path / "calls.py")}
+    assert all(record.unsupported is None for record in records.passed)
     lines = RECORDED_CALLS.splitlines()
 
     def at(call: str, argument: str) -> tuple[int, int]:
@@ -221,3 +223,17 @@ def test_rewrite_that_leaves_the_call_reported_is_undone(tmp_path: Path, run_cli
     assert reason.startswith("undone:") and "still reported the call" in reason
     diff = run_cli("fix", "--diff", ".", cwd=tmp_path)  # the candidate the run tried
     assert "+def scale(x: NumberLike) -> str:\n" in diff.stdout, diff.stdout + diff.stderr
+
+
+def test_classmethods_and_staticmethods_are_rewritten_a_variable_listed(
+        tmp_path: Path, make_project: MakeProject, run_cli: RunCli, expected: Expected) -> None:
+    pytest.importorskip("torch")
+    project = make_project(tmp_path, ["annotated_methods"])
+    result = run_cli("fix", ".", cwd=project)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (project / "annotated_methods.py").read_text(encoding="utf-8") == expected(
+        "annotated_methods", "guards"), result.stdout
+    call = expected("annotated_methods", "guards").splitlines().index("    handler(p)") + 1
+    left = unfixed(result.stdout)
+    assert set(left) == {("annotated_methods.py", call)}, result.stdout
+    assert "not a plain function or method" in left[("annotated_methods.py", call)]

@@ -15,6 +15,7 @@ whose case files carry those settings inline.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import importlib.util
 import os
 import sys
@@ -29,8 +30,9 @@ from tests.plugin.cases_harness import CASES, GROUPS, TORCH_GROUPS, group_proble
 
 
 #: ``enable_error_code = proxy-specialize`` (one setting line naming plugin codes only).
-_PLUGIN_CODE_SETTING = re.compile(r"^(enable|disable)_error_code\s*=\s*(proxy-[a-z-]+(?:\s*,\s*proxy-[a-z-]+)*)\s*$",
-                                  re.MULTILINE)
+_PLUGIN_CODE_SETTING = re.compile(
+    r"^(enable|disable)_error_code\s*=\s*(proxy-[a-z-]+(?:\s*,\s*proxy-[a-z-]+)*)\s*$")
+_SECTION = re.compile(r"^\[(?P<name>[^\]]+)\]\s*$")
 
 
 def skip_reason(group: str) -> str | None:
@@ -40,33 +42,57 @@ def skip_reason(group: str) -> str | None:
     return None
 
 
+def _plugin_code_settings(config: str) -> tuple[str, list[tuple[list[str], str]]]:
+    """``config`` without its plugin-code settings, and each setting as (module patterns
+    of its section, ``# mypy:`` comment); ``[mypy]`` itself applies to every module."""
+    kept: list[str] = []
+    settings: list[tuple[list[str], str]] = []
+    patterns = ["*"]
+    for line in config.splitlines(keepends=True):
+        section = _SECTION.match(line)
+        if section is not None:
+            name = section["name"]
+            patterns = (["*"] if name == "mypy" else
+                        [part.strip() for part in name[len("mypy-"):].split(",")]
+                        if name.startswith("mypy-") else [])
+        setting = _PLUGIN_CODE_SETTING.match(line.strip())
+        if setting is not None and patterns:
+            codes = setting[2].replace(" ", "")
+            settings.append((patterns, f'# mypy: {setting[1]}-error-code="{codes}"\n'))
+            continue
+        kept.append(line)
+    return "".join(kept), settings
+
+
 def codes_inline(group: str, cases: Path, copies: Path) -> Path:
     """The cases directory to run ``group`` from on this mypy.
 
     ``cases`` itself, unless this mypy is older than 2.0 and the group's config
     names plugin codes: then a copy of the group under ``copies`` whose config
-    lacks those lines and whose case files end with them as ``# mypy:`` comments
-    (mypy reads those anywhere in a file; at the end they move no line).
+    lacks those lines, and whose case files of the modules each setting applies
+    to end with it as a ``# mypy:`` comment (mypy reads those anywhere in a
+    file; at the end they move no line).
     """
     from mypy.version import __version__
 
-    config_path = cases / group / GROUPS[group]
-    config = config_path.read_text(encoding="utf-8")
-    settings = _PLUGIN_CODE_SETTING.findall(config)
+    config = (cases / group / GROUPS[group]).read_text(encoding="utf-8")
+    without, settings = _plugin_code_settings(config)
     if int(__version__.split(".")[0]) >= 2 or not settings:
         return cases
     copy = copies / group
     shutil.copytree(cases / group, copy)
     # Paths relative to the config keep pointing at the original directory.
     original = str((cases / group).resolve()) + "/"
-    (copy / GROUPS[group]).write_text(
-        _PLUGIN_CODE_SETTING.sub("", config).replace("$MYPY_CONFIG_FILE_DIR/", original),
-        encoding="utf-8")
-    inline = "".join(f'# mypy: {action}-error-code="{codes.replace(" ", "")}"\n'
-                      for action, codes in settings)
-    for case in copy.glob("*.py"):
-        text = case.read_text(encoding="utf-8")
-        case.write_text(text + ("" if text.endswith("\n") else "\n") + inline, encoding="utf-8")
+    (copy / GROUPS[group]).write_text(without.replace("$MYPY_CONFIG_FILE_DIR/", original),
+                                      encoding="utf-8")
+    for case in sorted(copy.rglob("*.py")):
+        module = ".".join(case.relative_to(copy).with_suffix("").parts)
+        inline = "".join(comment for patterns, comment in settings
+                         if any(fnmatch.fnmatchcase(module, pattern) for pattern in patterns))
+        if inline:
+            text = case.read_text(encoding="utf-8")
+            case.write_text(text + ("" if text.endswith("\n") else "\n") + inline,
+                            encoding="utf-8")
     return copies
 
 

@@ -563,6 +563,9 @@ def annotation_findings(findings: Sequence[Finding], checked_files: Iterable[str
         message = passed_dynamic_number(finding)
         if message is None:
             continue
+        if finding.passed is not None and finding.passed.unsupported is not None:
+            result.append(unresolved(finding, finding.passed.unsupported))
+            continue
         resolved = resolver.resolve(finding, message)
         if resolved.reason is not None:
             result.append(resolved)
