@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from mypy_plugin.cli.project_config import read_project_config
 from mypy_plugin.config import ProxyTypesConfig
 from mypy_plugin.settings_files import MalformedFile, UnreadableFile, read_ini, read_toml
 from proxy_types import ConfigurationError
+from tests.fresh_python import assert_probe_passes
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -104,25 +103,14 @@ def test_the_plugin_reads_settings_without_running_the_runtime(tmp_path: Path) -
         "import proxy_types._settings_files as runtime\n"
         "assert settings_files.read_ini is not runtime.read_ini  # a private copy\n"
         "assert settings_files.read_ini.__code__.co_filename == runtime.__file__\n"
-        "print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            cwd=REPO, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    assert_probe_passes(probe)
 
 
 def test_the_plugin_shares_the_reader_the_runtime_already_loaded() -> None:
-    probe = (
-        "import proxy_types._settings_files as runtime\n"
-        "from mypy_plugin import settings_files\n"
-        "assert settings_files.SettingsFileError is runtime.SettingsFileError\n"
-        "print('ok')\n"
-    )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            cwd=REPO, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    assert_probe_passes("import proxy_types._settings_files as runtime\n"
+                        "from mypy_plugin import settings_files\n"
+                        "assert settings_files.SettingsFileError is runtime.SettingsFileError\n")
 
 
 def test_runtime_and_command_line_pick_the_same_file(tmp_path: Path) -> None:
