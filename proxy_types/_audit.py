@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from . import _guards
-from ._config import DEFAULT_EXEMPT_MODULES, RuntimeSettings, module_matches, read_runtime_settings
+from ._config import DEFAULT_EXEMPT_MODULES, RuntimeSettings, read_runtime_settings
+from ._settings_files import module_matches
 from ._table import (
     CLASS_CONCRETIZING_DUNDERS,
     CONCRETIZING_DUNDERS,

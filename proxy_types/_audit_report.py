@@ -12,15 +12,12 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import quote
 
 from ._audit import AuditRecord
 from ._errors import ConfigurationError
+from ._sarif import PROGRAM, SarifLog, tool_version
 
-PROGRAM = "proxy-types"
 SOURCE = "runtime"
-INFORMATION_URI = "https://pypi.org/project/proxy-types/"
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FORMATS = {".json": "json", ".sarif": "sarif", ".txt": "text"}
 
 #: The codes an audit reports; the first two are the plugin's codes for the same mistakes.
@@ -100,16 +97,6 @@ def finding(record: AuditRecord) -> dict[str, object]:
     }
 
 
-def tool_version() -> str:
-    """The installed proxy-types version, or ``0+unknown`` when not installed."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("proxy-types")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
-
-
 def render_json(records: Sequence[AuditRecord], config_file: str | None) -> str:
     """The records as the JSON document of ``proxy-types check --format json``."""
     document = {
@@ -146,67 +133,16 @@ def render_text(records: Sequence[AuditRecord], config_file: str | None,
     return "\n".join(lines) + "\n"
 
 
-def sarif_rule(code: str) -> dict[str, object]:
-    """The SARIF rule of a runtime code, shaped like ``proxy-types check``'s rules."""
-    description = CODES[code]
-    return {
-        "id": code,
-        "name": "".join(part.capitalize() for part in code.replace("-", " ").split()),
-        "shortDescription": {"text": description},
-        "fullDescription": {"text": description},
-        "help": {"text": description, "markdown": description},
-        "defaultConfiguration": {"level": "note" if code == "proxy-guard" else "error"},
-        "properties": {"tags": ["types", "proxy-types", SOURCE]},
-    }
-
-
-def sarif_location(record: AuditRecord, root: Path) -> dict[str, object]:
-    """A record's SARIF location, relative to ``root`` when it lies inside it."""
-    # startColumn is required by code scanning: 1 where Python keeps no column.
-    region: dict[str, int] = {"startLine": record.line, "startColumn": record.column or 1}
-    if record.column is not None and record.end_line is not None and record.end_column is not None:
-        region.update(endLine=record.end_line, endColumn=record.end_column)
-    if record.file.startswith("<"):  # code without a file: <string>, <stdin>
-        artifact: dict[str, str] = {"uri": quote(record.file)}
-    else:
-        absolute = Path(record.file).resolve()
-        try:
-            relative = absolute.relative_to(root)
-            artifact = {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
-        except ValueError:
-            artifact = {"uri": absolute.as_uri()}
-    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
-
-
 def render_sarif(records: Sequence[AuditRecord]) -> str:
     """The records as a SARIF 2.1.0 log, one rule per runtime code."""
-    root = Path.cwd().resolve()
-    codes = list(CODES)
-    results = []
+    log = SarifLog(Path.cwd().resolve())
+    for code, description in CODES.items():
+        log.add_rule(code, description, tags=["types", "proxy-types", SOURCE],
+                     level="note" if code == "proxy-guard" else "error")
     for record in records:
         message = record.message + (f"\n{record.hint}" if record.hint else "")
-        results.append({
-            "ruleId": record.code,
-            "ruleIndex": codes.index(record.code),
-            "level": record.severity,
-            "message": {"text": message},
-            "locations": [sarif_location(record, root)],
-            "properties": {"source": SOURCE, "count": record.count,
-                           "operation": record.operation, "outcome": record.outcome},
-        })
-    document = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": PROGRAM,
-                "informationUri": INFORMATION_URI,
-                "version": tool_version(),
-                "rules": [sarif_rule(code) for code in codes],
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
-            "results": results,
-            "properties": {"source": SOURCE},
-        }],
-    }
-    return json.dumps(document, indent=2) + "\n"
+        log.add_result(record.code, record.severity, message, record.file, record.line,
+                       record.column, record.end_line, record.end_column,
+                       {"source": SOURCE, "count": record.count,
+                        "operation": record.operation, "outcome": record.outcome})
+    return log.render({"source": SOURCE})

@@ -5,26 +5,23 @@ file the plugin reads: the one mypy itself would pick (``mypy.ini``,
 ``.mypy.ini``, ``pyproject.toml`` with ``[tool.mypy]``, ``setup.cfg`` with
 ``[mypy]``; from a directory up to the repository root, then the user-wide
 files), section ``[mypy.plugins.proxy_types]`` or ``[tool.proxy_types]``.
-Errors are ``ConfigurationError`` with the one line the plugin prints.
+Finding and reading the file is ``_settings_files``, shared with the plugin;
+errors are ``ConfigurationError`` with the one line the plugin prints.
 """
 
 from __future__ import annotations
 
-import configparser
-import fnmatch
 import os
 import re
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from . import _settings_files
 from ._errors import ConfigurationError
+from ._settings_files import SettingsFileError, TomlUnavailable, read_ini, read_toml, toml_table
 
 SECTION_INI = "mypy.plugins.proxy_types"
 SECTION_TOML = ("tool", "proxy_types")
-OWN_CONFIG_NAMES = ("mypy.ini", ".mypy.ini")
-SHARED_CONFIG_NAMES = ("pyproject.toml", "setup.cfg")
 #: Settings naming classes whose instances the audit treats as dynamic numbers.
 CLASS_SETTINGS = ("dynamic_number_classes", "migrate_classes", "audit_classes")
 DEFAULT_EXEMPT_MODULES: tuple[str, ...] = ("proxy_types", "proxy_types.*")
@@ -46,51 +43,25 @@ NO_SETTINGS = RuntimeSettings(None, (), DEFAULT_EXEMPT_MODULES)
 
 def find_config_file(start: Path) -> Path | None:
     """The config file mypy would read when run in ``start`` (None if there is none)."""
-    directory = start.resolve()
-    while True:
-        for name in OWN_CONFIG_NAMES:
-            if (directory / name).is_file():
-                return directory / name
-        for name in SHARED_CONFIG_NAMES:
-            candidate = directory / name
-            if candidate.is_file() and _has_mypy_section(candidate):
-                return candidate
-        if (directory / ".git").exists() or (directory / ".hg").exists():
-            break
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    user_files = ["~/.config/mypy/config", "~/.mypy.ini"]
-    if "XDG_CONFIG_HOME" in os.environ:
-        user_files.insert(0, os.path.join(os.environ["XDG_CONFIG_HOME"], "mypy/config"))
-    for user_file in user_files:
-        candidate = Path(os.path.expanduser(user_file))
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _has_mypy_section(path: Path) -> bool:
-    # Unreadable shared files are reported when read, not skipped: mypy fails on them too.
-    if path.suffix == ".toml":
-        tool = _read_toml(path).get("tool")
-        return isinstance(tool, dict) and "mypy" in tool
-    return _read_ini(path).has_section("mypy")
+    try:
+        return _settings_files.find_config_file(start)
+    except SettingsFileError as error:
+        raise _unusable(error.path or start, error) from None
 
 
 def plugin_section(path: Path) -> dict[str, object]:
     """The raw ``[proxy_types]`` settings of ``path`` (ini values are strings)."""
-    if path.suffix == ".toml":
-        section: Any = _read_toml(path)
-        for part in SECTION_TOML:
-            section = section.get(part, {}) if isinstance(section, dict) else {}
-        if not isinstance(section, dict):
-            raise _error(path, "[tool.proxy_types] must be a table")
-        return {str(key): value for key, value in section.items()}
-    parser = _read_ini(path)
-    if not parser.has_section(SECTION_INI):
+    try:
+        if path.suffix != ".toml":
+            return dict(read_ini(path).get(SECTION_INI, {}))
+        section = toml_table(read_toml(path), SECTION_TOML)
+    except SettingsFileError as error:
+        raise _unusable(path, error) from None
+    if section is None:
         return {}
-    return dict(parser.items(SECTION_INI))
+    if not isinstance(section, dict):
+        raise _error(path, "[tool.proxy_types] must be a table")
+    return {str(key): value for key, value in section.items()}
 
 
 def read_runtime_settings(config: str | os.PathLike[str] | None = None,
@@ -120,14 +91,6 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
     return RuntimeSettings(_shown(path), tuple(classes), exempt)
 
 
-def module_matches(module: str, pattern: str) -> bool:
-    """True if ``module`` is matched by an ``exempt_modules`` entry (``pkg`` or ``pkg.*``)."""
-    if pattern.endswith(".*"):
-        package = pattern[:-2]
-        return module == package or module.startswith(package + ".")
-    return fnmatch.fnmatchcase(module, pattern)
-
-
 def _name_list(path: Path, key: str, value: object) -> list[str]:
     if value is None:
         return []
@@ -138,37 +101,11 @@ def _name_list(path: Path, key: str, value: object) -> list[str]:
     raise _error(path, f"{key}: expected a list of strings, got {value!r}")
 
 
-def _read_ini(path: Path) -> configparser.RawConfigParser:
-    parser = configparser.RawConfigParser()
-    try:
-        with path.open(encoding="utf-8") as handle:
-            parser.read_file(handle)
-    except (OSError, UnicodeDecodeError, configparser.Error) as exc:
-        raise _error(path, f"cannot read the config file: {str(exc).splitlines()[0]}") from None
-    return parser
-
-
-def _toml_loader(path: Path) -> Callable[[str], dict[str, Any]]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-
-        return tomllib.loads
-    try:
-        import tomli  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        raise _error(path, "reading pyproject.toml on Python 3.10 needs tomli "
-                           "(pip install tomli)") from None
-    loads: Callable[[str], dict[str, Any]] = tomli.loads
-    return loads
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    loads = _toml_loader(path)
-    try:
-        data = loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise _error(path, f"cannot read the config file: {str(exc).splitlines()[0]}") from None
-    return data
+def _unusable(path: Path, error: SettingsFileError) -> ConfigurationError:
+    # The plugin's wording (mypy_plugin.errors.config_unreadable / config_needs_tomli).
+    if isinstance(error, TomlUnavailable):
+        return _error(path, str(error))
+    return _error(path, f"cannot read the config file: {error}")
 
 
 def _shown(path: Path) -> str:

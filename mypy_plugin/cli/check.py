@@ -22,13 +22,7 @@ from .common import (
     one_line,
     without_severity,
 )
-from .project_config import (
-    OWN_CONFIG_NAMES,
-    SHARED_CONFIG_NAMES,
-    ChosenConfig,
-    choose_config,
-    display_path,
-)
+from .project_config import ChosenConfig, choose_config, display_path
 from .runtime_report import RuntimeJoin
 
 PLUGIN_CODE_PREFIX = "proxy-"
@@ -318,35 +312,24 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
     another of those files, in the directories searched, is silently ignored.
     """
     from ..constants import PLUGIN_SECTION_INI
-    from ..settings_files import SettingsFileError, read_ini, read_toml
+    from ..settings_files import SettingsFileError, config_file_candidates, read_ini, read_toml
 
     chosen_file = Path(chosen.source).resolve() if chosen.source else None
-    directory = start.resolve()
-    while True:
-        for name in OWN_CONFIG_NAMES + SHARED_CONFIG_NAMES:
-            path = directory / name
-            if not path.is_file() or path.resolve() == chosen_file:
-                continue
+    for path in config_file_candidates(start, user_files=False):
+        if path.resolve() == chosen_file:
+            continue
+        try:
             if path.suffix == ".toml":
-                try:
-                    tool = read_toml(path).get("tool", {})
-                except SettingsFileError:
-                    continue  # as for INI files below
+                tool = read_toml(path).get("tool", {})
                 has_table = isinstance(tool, dict) and "proxy_types" in tool
-                table = "[tool.proxy_types]"
             else:
-                try:
-                    has_table = PLUGIN_SECTION_INI in read_ini(path)
-                except SettingsFileError:
-                    continue  # mypy reports an unreadable config it uses; this one it does not
-                table = f"[{PLUGIN_SECTION_INI}]"
-            if has_table:
-                return _ignored_table_line(display_path(path), table, chosen)
-        if (directory / ".git").exists() or (directory / ".hg").exists():
-            return None
-        if directory.parent == directory:
-            return None
-        directory = directory.parent
+                has_table = PLUGIN_SECTION_INI in read_ini(path)
+        except SettingsFileError:
+            continue  # mypy reports an unreadable config it uses; this one it does not
+        if has_table:
+            table = "[tool.proxy_types]" if path.suffix == ".toml" else f"[{PLUGIN_SECTION_INI}]"
+            return _ignored_table_line(display_path(path), table, chosen)
+    return None
 
 
 def _ignored_table_line(path: str, table: str, chosen: ChosenConfig) -> str:

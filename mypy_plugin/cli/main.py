@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from proxy_types._sarif import tool_version
+
 from .check import run_check
 from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
-from .report import RENDERERS, tool_version
+from .report import RENDERERS
 from .runtime_report import join, read_runtime_report
 
 

@@ -11,14 +11,15 @@ from typing import Any
 from proxy_types import ConfigurationError
 
 from ..constants import PLUGIN_SECTION_INI
-from ..settings_files import MalformedFile, SettingsFileError, read_ini, read_toml
+from ..settings_files import (
+    OWN_CONFIG_NAMES,
+    MalformedFile,
+    SettingsFileError,
+    find_config_file,
+    read_ini,
+    read_toml,
+)
 from .common import DEFAULT_CONFIG, PLUGIN_MODULE, CommandLineError, one_line, without_severity
-
-# The file names mypy looks for, in its order (mypy.defaults).
-OWN_CONFIG_NAMES = ("mypy.ini", ".mypy.ini")
-SHARED_CONFIG_NAMES = ("pyproject.toml", "setup.cfg")
-
-
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,16 @@ def read_settings_file(path: Path) -> dict[str, Any]:
     """The parsed file (TOML document or INI sections); a one-line ``CommandLineError`` if bad."""
     try:
         return read_toml(path) if path.suffix == ".toml" else read_ini(path)
-    except MalformedFile as error:
-        where = f" (line {error.line})" if error.line else ""
-        raise CommandLineError(f"broken config {path}{where}: {error}") from None
     except SettingsFileError as error:
-        raise CommandLineError(f"cannot read config {path}: {error}") from None
+        raise settings_file_problem(path, error) from None
+
+
+def settings_file_problem(path: Path, error: SettingsFileError) -> CommandLineError:
+    """The one line for a settings file that cannot be read or parsed."""
+    if isinstance(error, MalformedFile):
+        where = f" (line {error.line})" if error.line else ""
+        return CommandLineError(f"broken config {path}{where}: {error}")
+    return CommandLineError(f"cannot read config {path}: {error}")
 
 
 def mypy_sections(sections: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -159,25 +165,11 @@ def check_plugin_settings(path: Path) -> None:
 
 def find_project_config(start: Path) -> ProjectConfig | None:
     """Find the configuration mypy would use, searching like mypy does."""
-    directory = start.resolve()
-    while True:
-        for name in OWN_CONFIG_NAMES + SHARED_CONFIG_NAMES:
-            found = read_project_config(directory / name, required=False)
-            if found is not None:
-                return found
-        if (directory / ".git").exists() or (directory / ".hg").exists():
-            break
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    user_files = ["~/.config/mypy/config", "~/.mypy.ini"]
-    if "XDG_CONFIG_HOME" in os.environ:
-        user_files.insert(0, os.path.join(os.environ["XDG_CONFIG_HOME"], "mypy/config"))
-    for candidate in user_files:
-        found = read_project_config(Path(os.path.expanduser(candidate)), required=False)
-        if found is not None:
-            return found
-    return None
+    try:
+        path = find_config_file(start)
+    except SettingsFileError as error:
+        raise settings_file_problem(error.path or start, error) from None
+    return None if path is None else read_project_config(path, required=False)
 
 
 def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:

@@ -6,13 +6,12 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import quote
+
+from proxy_types._sarif import SarifLog, tool_version
 
 from .check import CheckResult, Finding
 from .common import PROGRAM
 
-INFORMATION_URI = "https://pypi.org/project/proxy-types/"
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 OTHER_ERRORS = "other mypy errors"
 
 
@@ -103,17 +102,7 @@ def _with_runtime(finding: Finding, result: CheckResult) -> dict[str, object]:
     return data
 
 
-def tool_version() -> str:
-    """The installed proxy-types version, or ``0+unknown`` when not installed."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("proxy-types")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
-
-
-def sarif_rule(code: str, description: str) -> dict[str, object]:
+def add_sarif_rule(log: SarifLog, code: str, description: str) -> None:
     """The SARIF rule of an error code, with its explanation as help when there is one."""
     from .explain import explanation_markdown, explanation_text
 
@@ -122,15 +111,8 @@ def sarif_rule(code: str, description: str) -> dict[str, object]:
         text, markdown = explanation_text(code), explanation_markdown(code)
     except KeyError:  # a mypy code we do not explain
         pass
-    return {
-        "id": code,
-        "name": "".join(part.capitalize() for part in code.replace("-", " ").split()),
-        "shortDescription": {"text": description},
-        "fullDescription": {"text": description},
-        "help": {"text": text, "markdown": markdown},
-        "defaultConfiguration": {"level": "error"},
-        "properties": {"tags": ["types", "proxy-types" if code.startswith("proxy-") else "mypy"]},
-    }
+    log.add_rule(code, description, help_text=text, help_markdown=markdown,
+                 tags=["types", "proxy-types" if code.startswith("proxy-") else "mypy"])
 
 
 def mypy_code_description(code: str) -> str:
@@ -141,85 +123,36 @@ def mypy_code_description(code: str) -> str:
     return known.description if known is not None else f"mypy error [{code}]"
 
 
-def sarif_location(finding: Finding, root: Path) -> dict[str, object]:
-    """A finding's SARIF location, relative to ``root`` when it lies inside it."""
-    path = Path(finding.file)
-    absolute = path if path.is_absolute() else (Path.cwd() / path)
-    try:
-        relative = absolute.resolve().relative_to(root)
-        artifact: dict[str, str] = {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
-    except ValueError:  # outside the source root: keep an absolute URI
-        artifact = {"uri": absolute.resolve().as_uri()}
-    region: dict[str, int] = {"startLine": finding.line, "startColumn": finding.column}
-    if finding.end_line is not None and finding.end_column is not None:
-        region.update(endLine=finding.end_line, endColumn=finding.end_column)
-    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
-
-
 def render_sarif(result: CheckResult) -> str:
     """The findings as a SARIF 2.1.0 log for code scanning."""
-    root = Path.cwd().resolve()
-    rules: list[dict[str, object]] = []
-    rule_index: dict[str, int] = {}
-
-    def add_rule(code: str, description: str) -> None:
-        """Append the rule of ``code`` and remember its index."""
-        rule_index[code] = len(rules)
-        rules.append(sarif_rule(code, description))
-
+    log = SarifLog(Path.cwd().resolve())
     for code, description in proxy_codes():
-        add_rule(code, description)
-    results = []
+        add_sarif_rule(log, code, description)
     for finding in result.findings:
         if finding.severity != "error":
             continue
         code = finding.code or "mypy"
-        if code not in rule_index:
-            add_rule(code, mypy_code_description(code))
-        message = finding.message + (f"\n{finding.hint}" if finding.hint else "")
-        sarif_result: dict[str, object] = {
-            "ruleId": code,
-            "ruleIndex": rule_index[code],
-            "level": "error",
-            "message": {"text": message},
-            "locations": [sarif_location(finding, root)],
-        }
+        if not log.has_rule(code):
+            add_sarif_rule(log, code, mypy_code_description(code))
+        properties: dict[str, object] | None = None
         if finding.report is not None:  # what the plugin found, as data
             details = finding.as_dict()
-            sarif_result["properties"] = {"kind": details["kind"], "reason": details["reason"],
-                                          "report": details["report"]}
+            properties = {"kind": details["kind"], "reason": details["reason"],
+                          "report": details["report"]}
             if result.runtime is not None:
-                sarif_result["properties"]["confirmedAtRuntime"] = bool(  # type: ignore[index]
+                properties["confirmedAtRuntime"] = bool(
                     result.runtime.confirms(finding.file, finding.line))
-        results.append(sarif_result)
+        message = finding.message + (f"\n{finding.hint}" if finding.hint else "")
+        log.add_result(code, "error", message, finding.file, finding.line, finding.column,
+                       finding.end_line, finding.end_column, properties)
     for record in result.runtime.runtime_only if result.runtime is not None else []:
-        if record.code not in rule_index:
-            add_rule(record.code, "recorded by the runtime audit (proxy_types.audit)")
-        where = Finding(record.file, record.line, record.column, None, None, "error",
-                        record.code, record.message)
-        results.append({
-            "ruleId": record.code,
-            "ruleIndex": rule_index[record.code],
-            "level": "error",
-            "message": {"text": f"{record.message} (seen at run time: {record.outcome})"},
-            "locations": [sarif_location(where, root)],
-            "properties": {"source": "runtime", "count": record.count},
-        })
-    document = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": PROGRAM,
-                "informationUri": INFORMATION_URI,
-                "version": tool_version(),
-                "rules": rules,
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
-            "results": results,
-        }],
-    }
-    return json.dumps(document, indent=2) + "\n"
+        if not log.has_rule(record.code):
+            add_sarif_rule(log, record.code, "recorded by the runtime audit (proxy_types.audit)")
+        log.add_result(record.code, "error",
+                       f"{record.message} (seen at run time: {record.outcome})",
+                       record.file, record.line, record.column,
+                       properties={"source": "runtime", "count": record.count})
+    return log.render()
 
 
 RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif}

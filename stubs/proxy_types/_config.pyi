@@ -4,8 +4,6 @@ from typing import NamedTuple
 
 SECTION_INI: str
 SECTION_TOML: tuple[str, str]
-OWN_CONFIG_NAMES: tuple[str, ...]
-SHARED_CONFIG_NAMES: tuple[str, ...]
 CLASS_SETTINGS: tuple[str, ...]
 DEFAULT_EXEMPT_MODULES: tuple[str, ...]
 
@@ -21,4 +19,3 @@ def plugin_section(path: Path) -> dict[str, object]: ...
 def read_runtime_settings(
     config: str | os.PathLike[str] | None = None, start: Path | None = None
 ) -> RuntimeSettings: ...
-def module_matches(module: str, pattern: str) -> bool: ...

@@ -71,7 +71,7 @@ def test_clean_project_with_no_config_uses_embedded_default(run_cli: RunCli, tmp
 
 
 def test_version(run_cli: RunCli, tmp_path: Path) -> None:
-    from mypy_plugin.cli.report import tool_version
+    from proxy_types._sarif import tool_version
 
     result = run_cli("--version", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

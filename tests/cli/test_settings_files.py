@@ -12,8 +12,9 @@ from mypy_plugin.cli.project_config import read_project_config
 from mypy_plugin.config import ProxyTypesConfig
 from mypy_plugin.settings_files import MalformedFile, UnreadableFile, read_ini, read_toml
 from proxy_types import ConfigurationError
+from tests.fresh_python import assert_probe_passes
 
-PACKAGE = Path(__file__).resolve().parents[2] / "mypy_plugin"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -28,15 +29,15 @@ def imported_modules(path: Path) -> set[str]:
 
 def test_only_the_settings_reader_parses_toml_and_ini() -> None:
     readers = {
-        path.relative_to(PACKAGE).as_posix(): imported_modules(path) & {"tomllib", "tomli",
-                                                                          "configparser"}
-        for path in PACKAGE.rglob("*.py")
+        path.relative_to(REPO).as_posix(): imported_modules(path) & {"tomllib", "tomli",
+                                                                       "configparser"}
+        for package in ("mypy_plugin", "proxy_types") for path in (REPO / package).rglob("*.py")
     }
     assert {name for name, found in readers.items() if found & {"tomllib", "tomli"}} == {
-        "settings_files.py"}
+        "proxy_types/_settings_files.py"}
     # project_config writes the mypy.ini copy with configparser; it reads through the reader.
     assert {name for name, found in readers.items() if "configparser" in found} == {
-        "settings_files.py", "cli/project_config.py"}
+        "proxy_types/_settings_files.py", "mypy_plugin/cli/project_config.py"}
 
 
 def test_plugin_and_command_line_read_the_same_toml(tmp_path: Path) -> None:
@@ -85,3 +86,61 @@ def test_an_unreadable_file(tmp_path: Path) -> None:
     (tmp_path / "latin1.toml").write_bytes(b"name = '\xe9'\n")
     with pytest.raises(UnreadableFile):
         read_toml(tmp_path / "latin1.toml")
+
+
+def test_the_plugin_reads_settings_without_running_the_runtime(tmp_path: Path) -> None:
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n[mypy.plugins.proxy_types]\nexempt_modules = lib.*\n",
+                      encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "from mypy_plugin import settings_files\n"
+        "from mypy_plugin.config import ProxyTypesConfig\n"
+        f"config = ProxyTypesConfig({str(config)!r}, raise_errors=True)\n"
+        "assert config.is_exempt('lib.sub') and not config.is_exempt('other')\n"
+        "assert 'proxy_types' not in sys.modules, 'runtime package was executed'\n"
+        "assert 'proxy_types._settings_files' not in sys.modules\n"
+        "import proxy_types._settings_files as runtime\n"
+        "assert settings_files.read_ini is not runtime.read_ini  # a private copy\n"
+        "assert settings_files.read_ini.__code__.co_filename == runtime.__file__\n"
+    )
+    assert_probe_passes(probe)
+
+
+def test_the_plugin_shares_the_reader_the_runtime_already_loaded() -> None:
+    assert_probe_passes("import proxy_types._settings_files as runtime\n"
+                        "from mypy_plugin import settings_files\n"
+                        "assert settings_files.SettingsFileError is runtime.SettingsFileError\n")
+
+
+def test_runtime_and_command_line_pick_the_same_file(tmp_path: Path) -> None:
+    from mypy_plugin.cli.project_config import find_project_config
+    from proxy_types._config import find_config_file
+
+    (tmp_path / ".git").mkdir()
+    nested = tmp_path / "src" / "pkg"
+    nested.mkdir(parents=True)
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = x\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\nstrict = true\n", encoding="utf-8")
+    project = find_project_config(nested)
+    assert project is not None
+    assert project.path == find_config_file(nested) == tmp_path / "pyproject.toml"
+
+
+def test_a_broken_file_met_in_the_search_is_one_line_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mypy_plugin.cli.project_config import find_project_config
+    from proxy_types._config import find_config_file
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    broken = tmp_path / "setup.cfg"
+    broken.write_text("no section header\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as runtime:
+        find_config_file(tmp_path)
+    assert str(runtime.value).startswith("setup.cfg: error: [proxy_types] cannot read "
+                                         "the config file: File contains no section headers")
+    with pytest.raises(CommandLineError) as command_line:
+        find_project_config(tmp_path)
+    assert str(command_line.value).startswith(f"broken config {broken.resolve()} (line 1): ")
+    assert "\n" not in str(runtime.value) + str(command_line.value)
