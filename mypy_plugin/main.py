@@ -431,13 +431,13 @@ class ProxyTypesPlugin(Plugin):
 
         def record(ctx: Any) -> Type:
             passed_arguments.record_passed_arguments(ctx, self.dynamic)
-            return ctx.default_return_type
+            return _default_return(ctx)
 
         recorded = self._guarded("passed_arguments", record, _default_return, RUNS_WHERE_VISIBLE)
 
         def both(ctx: Any) -> Type:
             recorded(ctx)
-            return hook(ctx) if hook is not None else ctx.default_return_type
+            return hook(ctx) if hook is not None else _default_return(ctx)
 
         return both
 

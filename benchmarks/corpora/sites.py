@@ -13,11 +13,6 @@ import argparse
 import sys
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - the benchmarks run on 3.11
-    import tomli as tomllib
-
 HERE = Path(__file__).resolve().parent
 GROUND_TRUTH = HERE / "ground_truth.toml"
 DOC = HERE.parents[1] / "docs" / "real-world.md"
@@ -29,7 +24,9 @@ PYTHON = {"torch": "python", "thunder": ".thunder/python"}
 
 def confirmed_sites(path: Path = GROUND_TRUTH) -> list[dict[str, object]]:
     """The ``[[site]]`` entries confirmed at run time (a human fix's sites are not)."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    from proxy_types._settings_files import read_toml
+
+    data = read_toml(path)
     human_fix = {name for name, table in data.get("corpus", {}).items()
                  if table.get("basis", "runtime") != "runtime"}
     return [site for site in data.get("site", []) if site["corpus"] not in human_fix]

@@ -14,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchmarks.corpora import run, score  # noqa: E402
+import run  # noqa: E402
+import score  # noqa: E402
 
 CORPUS = "thunder-flip-migrate"
 
@@ -30,7 +30,7 @@ def without_base_source(version: str) -> type:
     def no_base(self: object, *args: object, **kwargs: object) -> None:
         return None
 
-    dynamic.DynamicClasses.describe_base = no_base  # type: ignore[assignment, method-assign]
+    dynamic.DynamicClasses.describe_base = no_base  # type: ignore[method-assign]
     return ProxyTypesPlugin
 
 
@@ -50,8 +50,7 @@ def score_both(scratch: Path) -> tuple[score.CorpusScore, score.CorpusScore]:
     _, plugin_config = run.write_configs(corpus, directory)
     variant = directory / "without-base.ini"
     variant.write_text(plugin_config.read_text().replace(
-        "plugins = mypy_plugin", "plugins = benchmarks.corpora.without_base_source:"
-                                 "without_base_source"))
+        "plugins = mypy_plugin", f"plugins = {Path(__file__).resolve()}:without_base_source"))
     scores = []
     for config in (plugin_config, variant):
         ran = run.run_mypy(corpus, config, source, directory / f"cache-{config.stem}",

@@ -201,7 +201,7 @@ class FunctionFacts:
                  cacheable: bool, modules: Mapping[str, MypyFile] | None = None) -> None:
         self.function = chain[-1]
         self._tree = tree
-        self._modules = modules
+        self._build_modules = modules
         self._cacheable = cacheable
         self.signature = self.function.type
         self.traced = analysis.is_traced(chain, tree, complete=cacheable)
@@ -213,7 +213,7 @@ class FunctionFacts:
     def walk(self) -> FunctionWalk:
         """The reaching definitions of the function's reads, worked out on first use."""
         if self._walk is None:
-            analysis, modules, tree = self._analysis, self._modules, self._tree
+            analysis, modules, tree = self._analysis, self._build_modules, self._tree
             complete = self._cacheable
             self._walk = FunctionWalk(self.function, lambda check: analysis.narrowing(
                 check, modules, tree, complete=complete))

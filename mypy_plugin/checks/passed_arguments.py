@@ -45,7 +45,7 @@ def record_passed_arguments(ctx: FunctionContext | MethodContext,
     # ctx.args groups the call's arguments by the callee's parameters, as callee lists them.
     for expected, actuals, actual_types in zip(callee.arg_types, ctx.args, ctx.arg_types):
         if _names_static_number(expected):
-            _keep(call, actuals, actual_types, dynamic, path, function, cls, None)
+            _keep(call, actuals, actual_types, dynamic, path, function or "", cls, None)
 
 
 def _keep(call: CallExpr, actuals: list[Expression], actual_types: list[Type],

@@ -39,6 +39,7 @@ class ConvertingCall(NamedTuple):
     conversion: str
 
 CONVERTING_FUNCTIONS: dict[str, ConvertingCall]
+NON_CONVERTING_FUNCTIONS: frozenset[str]
 CONVERTING_MODULES: dict[str, str]
 CONVERTING_SYNTAX: dict[str, ConvertingCall]
 

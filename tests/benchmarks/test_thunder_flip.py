@@ -77,12 +77,10 @@ def test_migration_mode_finds_what_the_human_fix_changed(tmp_path: Path) -> None
 def test_the_base_class_source_finds_the_proxy_typed_sites(tmp_path: Path) -> None:
     """Issue #18: the same run without the base-class source misses exactly the checks on
     ``Proxy``-typed values, and the source costs no precision against the fix."""
-    sys.path.insert(0, str(CORPORA.parents[1]))
-    from benchmarks.corpora import run, without_base_source
-
+    without_base_source = load("without_base_source")
     try:
         with_base, without = without_base_source.score_both(tmp_path)
-    except run.CorpusError as error:
+    except without_base_source.run.CorpusError as error:
         pytest.skip(f"cannot fetch the corpus: {error}")
     typed = {entry for entry in with_base.real if entry.proxy_typed}
     assert typed and typed <= with_base.found

@@ -6,6 +6,7 @@ that code on its line whose message contains ``text``; every other error fails.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -316,8 +317,12 @@ def test_old_mypy_gets_plugin_codes_inline(tmp_path: Path, monkeypatch: pytest.M
                                            mypy_release: str, group: str, copied: bool) -> None:
     import mypy.version
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from run_cases import codes_inline
+    spec = importlib.util.spec_from_file_location("run_cases", Path(__file__).with_name(
+        "run_cases.py"))
+    assert spec is not None and spec.loader is not None
+    run_cases = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_cases)
+    codes_inline = run_cases.codes_inline
 
     monkeypatch.setattr(mypy.version, "__version__", mypy_release)
     cases = codes_inline(group, CASES, tmp_path)

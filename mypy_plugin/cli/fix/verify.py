@@ -19,8 +19,8 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from ..check import CheckResult, Finding, run_check
-from .annotations import ARG_TYPE_CODE, AnnotationFinding
+from ..check import ARG_TYPE_CODE, CheckResult, Finding, run_check
+from .annotations import AnnotationFinding
 from .imports import import_style
 from .model import FilePlan, FixError, Options, Position, read_source, start_of, write_source
 from .plan import (
