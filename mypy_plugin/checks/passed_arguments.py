@@ -27,25 +27,29 @@ def record_passed_arguments(ctx: FunctionContext | MethodContext,
     if not isinstance(call, CallExpr):
         return
     callee = get_proper_type(compat.lookup_type_or_none(ctx.api, call.callee))
-    function, cls = _shown_callee(callee) if isinstance(callee, CallableType) else (None, None)
-    unsupported = None
     if isinstance(callee, Overloaded):
-        unsupported = "the callee is overloaded; annotate the parameter of each variant by hand"
-    elif not isinstance(callee, CallableType) or function is None:
-        unsupported = "the callee is not a plain function or method"
-    elif list(ctx.callee_arg_names) != list(callee.arg_names):
-        # mypy expanded the signature (**kwargs: Unpack[...], *args of a TypeVarTuple)
-        unsupported = "mypy expands the callee's signature; annotate the parameter by hand"
-    if unsupported is not None or not isinstance(callee, CallableType):
-        # Which parameter an argument meets is unknown: every dynamic argument is recorded.
-        for actuals, actual_types in zip(ctx.args, ctx.arg_types):
-            _keep(call, actuals, actual_types, dynamic, path, function or "", cls,
-                  unsupported or "the callee is not a plain function or method")
+        # Which variant an argument meets is unknown: every dynamic argument is recorded,
+        # if some variant names a static number type at all (round() names none).
+        if any(_names_static_number(typ) for item in callee.items for typ in item.arg_types):
+            for actuals, actual_types in zip(ctx.args, ctx.arg_types):
+                _keep(call, actuals, actual_types, dynamic, path, "", None,
+                      "the callee is overloaded; annotate the parameter of each variant by hand")
         return
+    if not isinstance(callee, CallableType):
+        return
+    if list(ctx.callee_arg_names) != list(callee.arg_names):
+        # mypy expanded the signature (**kwargs: Unpack[...], *args of a TypeVarTuple)
+        if any(_names_static_number(typ) for typ in callee.arg_types):
+            for actuals, actual_types in zip(ctx.args, ctx.arg_types):
+                _keep(call, actuals, actual_types, dynamic, path, "", None,
+                      "mypy expands the callee's signature; annotate the parameter by hand")
+        return
+    function, cls = _shown_callee(callee)
+    unsupported = None if function else "the callee is not a plain function or method"
     # ctx.args groups the call's arguments by the callee's parameters, as callee lists them.
     for expected, actuals, actual_types in zip(callee.arg_types, ctx.args, ctx.arg_types):
         if _names_static_number(expected):
-            _keep(call, actuals, actual_types, dynamic, path, function or "", cls, None)
+            _keep(call, actuals, actual_types, dynamic, path, function or "", cls, unsupported)
 
 
 def _keep(call: CallExpr, actuals: list[Expression], actual_types: list[Type],
