@@ -274,6 +274,14 @@ def dynamic_in_expression(
     return found
 
 
+def repeats_a_guard(api: CheckerPluginInterface, dynamic: DynamicClasses,
+                    expr: Expression) -> bool:
+    """True if ``expr`` (a comparison, or an ``int()``/``float()`` call) asks again for a
+    guard that an earlier line of its function installed on every path to it."""
+    facts = _Site(api, dynamic, None).facts
+    return facts is not None and facts.repeats_a_guard(expr)
+
+
 def narrowed_static(api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression,
                     check: Expression | None) -> bool:
     """True if the code has ruled dynamic numbers out of ``expr`` here: a local name read

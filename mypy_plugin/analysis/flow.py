@@ -78,6 +78,7 @@ from ..constants import (
 from ..number_table import table as _table
 from ..findings import Reason
 from .walk import walk as walk_tree
+from .decided import DecidedWalk
 from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:
@@ -208,6 +209,7 @@ class FunctionFacts:
         self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
         self._analysis = analysis
         self._walk: FunctionWalk | None = None
+        self._decided: DecidedWalk | None = None
 
     @property
     def walk(self) -> FunctionWalk:
@@ -225,6 +227,12 @@ class FunctionFacts:
             return False
         binding = self.walk.reads.get(expr)
         return binding is not None and binding.static
+
+    def repeats_a_guard(self, expr: Expression) -> bool:
+        """True for a comparison or conversion whose guard an earlier line installed."""
+        if self._decided is None:
+            self._decided = DecidedWalk(self.function)
+        return expr in self._decided.decided
 
     def is_excluded(self, call: Expression) -> bool:
         """True for an isinstance call the code excludes dynamic numbers from on purpose."""

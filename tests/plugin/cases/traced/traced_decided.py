@@ -1,0 +1,79 @@
+"""A comparison or conversion that repeats a guard an earlier line installed on every
+path adds nothing: torch's ShapeEnv answers it from that guard (docs/real-world.md)."""
+
+from __future__ import annotations
+
+import torch
+
+
+def repeated_comparisons(p: int, q: int, margin: float) -> int:
+    torch._check(p == 1 or p == 2)  # E: [proxy-specialize] Condition on a comparison
+    if p == 1:  # the first operand of `or` was tested above, on every path
+        return 0
+    if p != 1:  # the negation is the same guard
+        pass
+    # `p == 2` ran only where `p == 1` failed
+    if p == 2:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if margin != 0.0:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if margin == 0:  # 0 and 0.0: the same value
+        pass
+    if q == 3 and margin == 0.5:  # E: [proxy-specialize] Condition on a comparison  # E: [proxy-specialize] Condition on a comparison
+        pass
+    # the right operand of `and` may not have run
+    if margin == 0.5:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    return p
+
+
+def membership(ord: float) -> None:
+    torch._check(ord in (2, 1, 0.5))  # CPython compares `ord == 2` first, and tests it
+    if ord == 2.0:
+        pass
+    # `1` is compared only when `ord` is not 2
+    if ord == 1:  # E: [proxy-specialize] Condition on a comparison
+        pass
+
+
+def repeated_conversions(scale: float, size: int) -> list[int]:
+    out = []
+    if int(scale) == scale:  # E: [proxy-specialize] int() installs a guard
+        out.append(size * int(scale))  # the same int() as in the test
+    else:
+        out.append(int(size * scale))  # E: [proxy-specialize] int() installs a guard
+    float(scale)  # E: [proxy-specialize] float() installs a guard
+    float(scale)
+    return out
+
+
+def changed_in_between(n: int, sizes: list[int]) -> None:
+    if n == 4:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    n = sizes[0] + 1
+    # a new value: a new guard
+    if n == 4:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    for m in sizes:
+        if m == 4:  # E: [proxy-specialize] Condition on a comparison
+            pass
+        if m == 4:
+            pass
+    int(n)  # E: [proxy-specialize] int() installs a guard
+    for _ in range(2):
+        # n changes further down the loop: the next iteration asks again
+        int(n)  # E: [proxy-specialize] int() installs a guard
+        n += 1
+
+
+def only_on_some_paths(p: int, flag: bool) -> None:
+    if flag:
+        if p == 3:  # E: [proxy-specialize] Condition on a comparison
+            pass
+    # the first test ran only when flag was set
+    if p == 3:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    stored = p == 5  # stored, not tested: no guard yet
+    if p == 5:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    del stored

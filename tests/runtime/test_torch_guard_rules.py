@@ -1,0 +1,71 @@
+"""What torch's ShapeEnv does that the plugin's condition rules rely on
+(mypy_plugin/analysis/decided.py, checks/comparisons.py; docs/real-world.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch._dynamo.source import ConstantSource  # noqa: E402
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv  # noqa: E402
+
+
+def dynamic_int(shape_env: Any, name: str, value: int) -> Any:
+    """A SymInt with no size assumptions (as torch.compile makes of an int argument)."""
+    symbol = shape_env.create_symbol(value, ConstantSource(name), dynamic_dim=DimDynamic.DYNAMIC,
+                                     positive=None)
+    return shape_env.create_symintnode(symbol, hint=value)
+
+
+def dynamic_float(shape_env: Any, name: str, value: float) -> Any:
+    symbol = shape_env.create_unspecified_symbol(value, ConstantSource(name),
+                                                 dynamic_dim=DimDynamic.DYNAMIC)
+    return shape_env.create_symfloatnode(symbol, hint=value)
+
+
+def guards(shape_env: Any) -> list[str]:
+    return [str(guard.expr) for guard in shape_env.guards]
+
+
+@pytest.mark.parametrize("value", [3, 4, 5])
+def test_a_repeated_comparison_adds_no_guard(value: int) -> None:
+    shape_env = ShapeEnv()
+    p = dynamic_int(shape_env, "p", value)
+    symbol = p.node.expr
+    torch._check(p == 3 or p == 4 or p == 5)
+    first = guards(shape_env)
+    assert f"Eq({symbol}, {value})" in first  # the first test pins p
+    assert bool(p == 3) == (value == 3) and bool(p != 3) == (value != 3)
+    assert guards(shape_env) == first
+
+
+def test_a_membership_test_compares_its_first_item_first() -> None:
+    shape_env = ShapeEnv()
+    ord = dynamic_int(shape_env, "ord", 2)
+    symbol = ord.node.expr
+    assert ord in (2, 1, 7)
+    first = guards(shape_env)
+    assert first == [f"Eq({symbol}, 2)"]
+    assert bool(ord == 2)
+    assert guards(shape_env) == first
+
+
+def test_a_repeated_conversion_adds_no_guard() -> None:
+    shape_env = ShapeEnv()
+    scale = dynamic_float(shape_env, "scale", 3.0)
+    assert int(scale) == scale
+    first = guards(shape_env)
+    assert first
+    assert int(scale) == 3
+    assert guards(shape_env) == first
+
+
+def test_a_new_comparison_is_a_new_guard() -> None:
+    shape_env = ShapeEnv()
+    p = dynamic_int(shape_env, "p", 2)
+    assert not bool(p == 1)
+    first = guards(shape_env)
+    assert bool(p == 2)
+    assert len(guards(shape_env)) > len(first) or guards(shape_env) != first
