@@ -1,4 +1,5 @@
-"""Guards a function has already installed where a later line asks for the same one.
+"""Guards a function has already installed where a later line asks for the same one,
+and checks that allow one value only.
 
 torch's ShapeEnv answers a condition it has guarded once from that guard: a second
 ``p == 1`` (or ``p != 1``) on the same value, or a second ``int(s)``, records
@@ -12,6 +13,10 @@ tests for truth (an ``if``/``while``/``assert`` test, the left operand of
 ``and``/``or``, the condition a ``torch._check`` call tests), the first item of a
 membership test ``p in (2, 1, inf)`` (CPython compares and tests it first), and
 ``int(p)``/``float(p)``.
+
+A check that raises unless a value equals one literal (``if two != 2: raise``,
+``torch._check(a.size(dim) == 3)``) pins it too, but where it passes the value is
+that literal anyway: the guard costs the program nothing (:func:`required_single_values`).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from mypy.nodes import (
     OpExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    RaiseStmt,
     RefExpr,
     Statement,
     TupleExpr,
@@ -177,6 +183,39 @@ class DecidedWalk:
             if isinstance(name, NameExpr) and value is not None:
                 return ("==", name.name, value)
         return None
+
+
+def required_single_values(function: FuncDef) -> set[ComparisonExpr]:
+    """Comparisons ``e != c`` (``e == c``) that code raises on unless the value ``e``
+    (no arithmetic result) equals the literal ``c``: a disjunct of ``if ...: raise``, a conjunct of an ``assert`` or a
+    ``torch._check`` condition.  Where the check passes the value is ``c`` anyway."""
+    found: set[ComparisonExpr] = set()
+    for node in walk(function.body, lambda n: not isinstance(n, (FuncDef, ClassDef))):
+        if isinstance(node, IfStmt) and len(node.expr) == 1 and _only_raises(node.body[0]):
+            found.update(_single_value_parts(node.expr[0], "or", "!="))
+        elif isinstance(node, AssertStmt):
+            found.update(_single_value_parts(node.expr, "and", "=="))
+        elif isinstance(node, CallExpr):
+            condition = requirement_condition(node)
+            if condition is not None:
+                found.update(_single_value_parts(condition, "and", "=="))
+    return found
+
+
+def _single_value_parts(expr: Expression, joiner: str, operator: str) -> Iterator[ComparisonExpr]:
+    if isinstance(expr, OpExpr) and expr.op == joiner:
+        yield from _single_value_parts(expr.left, joiner, operator)
+        yield from _single_value_parts(expr.right, joiner, operator)
+    elif isinstance(expr, ComparisonExpr) and expr.operators == [operator] and any(
+            literal_value(operand) is not None for operand in expr.operands) and not any(
+            isinstance(operand, OpExpr) for operand in expr.operands):
+        # A value itself (`two`, `x.shape[-1]`), not a remainder or a sum: the
+        # ground truth counts `in_channels % groups != 0` as pinning a size.
+        yield expr
+
+
+def _only_raises(block: Block) -> bool:
+    return len(block.body) == 1 and isinstance(block.body[0], RaiseStmt)
 
 
 def _truth_tested(node: Statement) -> Iterator[Expression]:

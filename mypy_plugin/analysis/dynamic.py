@@ -282,6 +282,14 @@ def repeats_a_guard(api: CheckerPluginInterface, dynamic: DynamicClasses,
     return facts is not None and facts.repeats_a_guard(expr)
 
 
+def requires_one_value(api: CheckerPluginInterface, dynamic: DynamicClasses,
+                       comparison: Expression) -> bool:
+    """True if the code raises unless ``comparison`` (``e != c``, ``e == c``) says the
+    value is the literal ``c``: the check accepts that one value only."""
+    facts = _Site(api, dynamic, None).facts
+    return facts is not None and facts.requires_value(comparison)
+
+
 def narrowed_static(api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression,
                     check: Expression | None) -> bool:
     """True if the code has ruled dynamic numbers out of ``expr`` here: a local name read

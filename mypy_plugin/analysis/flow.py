@@ -78,7 +78,7 @@ from ..constants import (
 from ..number_table import table as _table
 from ..findings import Reason
 from .walk import walk as walk_tree
-from .decided import DecidedWalk
+from .decided import DecidedWalk, required_single_values
 from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:
@@ -210,6 +210,7 @@ class FunctionFacts:
         self._analysis = analysis
         self._walk: FunctionWalk | None = None
         self._decided: DecidedWalk | None = None
+        self._required: set[ComparisonExpr] | None = None
 
     @property
     def walk(self) -> FunctionWalk:
@@ -233,6 +234,13 @@ class FunctionFacts:
         if self._decided is None:
             self._decided = DecidedWalk(self.function)
         return expr in self._decided.decided
+
+    def requires_value(self, comparison: Expression) -> bool:
+        """True for ``e != c`` in ``if ...: raise`` (``e == c`` in an ``assert`` or
+        ``torch._check``): the code accepts the literal ``c`` only."""
+        if self._required is None:
+            self._required = required_single_values(self.function)
+        return comparison in self._required
 
     def is_excluded(self, call: Expression) -> bool:
         """True for an isinstance call the code excludes dynamic numbers from on purpose."""

@@ -69,3 +69,23 @@ def test_a_new_comparison_is_a_new_guard() -> None:
     first = guards(shape_env)
     assert bool(p == 2)
     assert len(guards(shape_env)) > len(first) or guards(shape_env) != first
+
+
+def test_a_check_that_allows_one_value_pins_only_that_value() -> None:
+    """``if two != 2: raise``: the guard pins the value the code accepts, and any
+    other value raises, traced or not: the guard specializes nothing away."""
+    def last_dimension_two(two: Any) -> Any:
+        if two != 2:
+            raise ValueError("must be 2")
+        return two * 3
+
+    shape_env = ShapeEnv()
+    two = dynamic_int(shape_env, "two", 2)
+    symbol = two.node.expr
+    assert last_dimension_two(two) == 6
+    assert guards(shape_env) == [f"Eq({symbol}, 2)"]
+    other = dynamic_int(ShapeEnv(), "other", 5)
+    with pytest.raises(ValueError):
+        last_dimension_two(other)
+    with pytest.raises(ValueError):
+        last_dimension_two(5)

@@ -77,3 +77,28 @@ def only_on_some_paths(p: int, flag: bool) -> None:
     if p == 5:  # E: [proxy-specialize] Condition on a comparison
         pass
     del stored
+
+
+def required_values(x: torch.Tensor, grid: torch.Tensor, k: int, p: int) -> None:
+    # A check that raises unless the value is one literal: where it passes, it is that value.
+    _, _, two = grid.shape
+    if two != 2:
+        raise ValueError("the grid's last dimension must be 2")
+    if x.dim() != 3 or x.shape[-2] != 2 or x.shape[-1] != 3:
+        raise ValueError("theta must be N x 2 x 3")
+    torch._check(x.size(0) == 3 and grid.size(0) == 3, lambda: "length 3")
+    assert k == 4
+    torch._check_with(ValueError, p == 5, lambda: "p must be 5")
+
+
+def not_required_values(grid: torch.Tensor, k: int, p: int) -> None:
+    # Two values allowed, one value excluded, a branch that goes on.
+    torch._check(p == 1 or p == 2)  # E: [proxy-specialize] Condition on a comparison
+    if k == 0:  # E: [proxy-specialize] Condition on a comparison
+        raise ValueError("k must not be 0")
+    if k != 6:  # E: [proxy-specialize] Condition on a comparison
+        k = 6
+    if grid.shape[0] != 7 and k > 0:  # E: [proxy-specialize] Condition on a comparison
+        raise ValueError("a size of 7 is required only for positive k")
+    if k % p != 0:  # E: [proxy-specialize] Condition on a comparison
+        raise ValueError("a remainder, not the value: counted as pinning a size")
