@@ -202,6 +202,8 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
     ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
     Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
     so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
+    Sizes compared with a negative literal (the ``-1`` of "not given") are left out
+    too: a size is at least 0 by its value range, so torch decides that with no guard.
     So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
     """
     for operator, left, right in zip(comparison.operators, comparison.operands,
@@ -213,7 +215,7 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
             if value is None:
                 continue
             sizes = reason.source == "shape" or reason.sizes
-            if sizes and value in _SPECIALIZED_SIZES or math.isinf(value):
+            if sizes and (value in _SPECIALIZED_SIZES or value < 0) or math.isinf(value):
                 continue
             return True
     return False

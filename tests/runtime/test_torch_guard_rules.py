@@ -89,3 +89,14 @@ def test_a_check_that_allows_one_value_pins_only_that_value() -> None:
         last_dimension_two(other)
     with pytest.raises(ValueError):
         last_dimension_two(5)
+
+
+def test_a_size_is_never_negative_so_a_sentinel_test_adds_no_guard() -> None:
+    shape_env = ShapeEnv()
+    symbol = shape_env.create_symbol(5, ConstantSource("size"))  # a tensor size
+    size = shape_env.create_symintnode(symbol, hint=5)
+    assert not bool(size == -1) and bool(size != -1) and not bool(size - 2 == -1)
+    assert guards(shape_env) == []
+    scalar = dynamic_int(shape_env, "scalar", 5)  # no size: the test is a guard
+    assert bool(scalar != -1)
+    assert guards(shape_env) == [f"Ne({scalar.node.expr}, -1)"]

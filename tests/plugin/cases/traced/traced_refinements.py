@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Generic, Sequence
 
+import torch
 from typing_extensions import ParamSpec, TypeVar
 
 _P = ParamSpec("_P", default=...)
@@ -75,4 +76,17 @@ def size_items(output_size: tuple[int, int], size: list[int], n: int, mixed: int
     if n == 1:  # E: [proxy-specialize] Condition on a comparison
         pass
     if mixed == 1:  # E: [proxy-specialize] Condition on a comparison
+        pass
+
+
+def size_sentinels(x: torch.Tensor, sizes: tuple[int, ...], n: int, offset: float) -> None:
+    # A size is never negative: its value range decides `== -1` with no guard.
+    if sizes[0] == -1 or x.shape[0] != -1:
+        pass
+    for s in sizes:
+        if s == -2:
+            pass
+    if n == -1:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if offset == -1.0:  # E: [proxy-specialize] Condition on a comparison
         pass
