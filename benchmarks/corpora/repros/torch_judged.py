@@ -180,6 +180,17 @@ def unfold_backward_size(x: torch.Tensor) -> torch.Tensor:
     return decompositions.unfold_backward(torch.ones(8, 6, 3), [10, 6], 0, x.shape[0] - 7, 1)
 
 
+def rnn_float_dropout(x: torch.Tensor) -> torch.Tensor:
+    # float(dropout) guards first; the isinstance check two lines later (a confirmed
+    # crash, torch_isinstance::rnn_dropout) then raises, which is caught here so the
+    # trace ends and its guards can be read.
+    try:
+        torch.nn.RNN(4, 4, num_layers=2, dropout=x.shape[0] / 20)
+    except ValueError:
+        pass
+    return x * 2
+
+
 def _case(name: str, site: str, fn: Callable[..., torch.Tensor],
           args: tuple[torch.Tensor, ...] = (X,)) -> Case:
     return Case(name, site, lambda: expect_specialization(fn, args, site))
@@ -234,6 +245,7 @@ CASES = [
           upsample_tuple_scale_factor),
     _case("foreach_norm_ord", "torch/_meta_registrations.py:8879", foreach_norm_ord),
     _case("unfold_backward_size", "torch/_decomp/decompositions.py:1231", unfold_backward_size),
+    _case("rnn_float_dropout", "torch/nn/modules/rnn.py:106", rnn_float_dropout),
 ]
 
 if __name__ == "__main__":
