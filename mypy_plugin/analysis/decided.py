@@ -16,7 +16,9 @@ membership test ``p in (2, 1, inf)`` (CPython compares and tests it first), and
 
 A check that raises unless a value equals one literal (``if two != 2: raise``,
 ``torch._check(a.size(dim) == 3)``) pins it too, but where it passes the value is
-that literal anyway: the guard costs the program nothing (:func:`required_single_values`).
+that literal anyway; one that raises on a literal (``torch._check(n != 0)``) pins
+nothing where it passes.  Either guard costs the program nothing
+(:func:`requirement_comparisons`).
 """
 
 from __future__ import annotations
@@ -185,28 +187,41 @@ class DecidedWalk:
         return None
 
 
-def required_single_values(function: FuncDef) -> set[ComparisonExpr]:
-    """Comparisons ``e != c`` (``e == c``) that code raises on unless the value ``e``
-    (no arithmetic result) equals the literal ``c``: a disjunct of ``if ...: raise``, a conjunct of an ``assert`` or a
-    ``torch._check`` condition.  Where the check passes the value is ``c`` anyway."""
+def requirement_comparisons(function: FuncDef) -> set[ComparisonExpr]:
+    """Equality tests of a value (no arithmetic result) with a literal whose failing
+    outcome, where Python evaluates them, makes the code raise: parts of the test of
+    ``if ...: raise`` or of the condition of an ``assert`` or ``torch._check``.
+
+    Where such a check passes, the value either is the literal the code requires
+    (``if two != 2: raise``: any other value raises, traced or not) or is not the
+    literal it rejects (``torch._check(split_size != 0)``: a ``Ne`` guard, which pins
+    nothing).
+    """
     found: set[ComparisonExpr] = set()
     for node in walk(function.body, lambda n: not isinstance(n, (FuncDef, ClassDef))):
         if isinstance(node, IfStmt) and len(node.expr) == 1 and _only_raises(node.body[0]):
-            found.update(_single_value_parts(node.expr[0], "or", "!="))
+            found.update(_equality_parts(node.expr[0], raising=True))
         elif isinstance(node, AssertStmt):
-            found.update(_single_value_parts(node.expr, "and", "=="))
+            found.update(_equality_parts(node.expr, raising=False))
         elif isinstance(node, CallExpr):
             condition = requirement_condition(node)
             if condition is not None:
-                found.update(_single_value_parts(condition, "and", "=="))
+                found.update(_equality_parts(condition, raising=False))
     return found
 
 
-def _single_value_parts(expr: Expression, joiner: str, operator: str) -> Iterator[ComparisonExpr]:
-    if isinstance(expr, OpExpr) and expr.op == joiner:
-        yield from _single_value_parts(expr.left, joiner, operator)
-        yield from _single_value_parts(expr.right, joiner, operator)
-    elif isinstance(expr, ComparisonExpr) and expr.operators == [operator] and any(
+def _equality_parts(expr: Expression, raising: bool) -> Iterator[ComparisonExpr]:
+    """The comparisons of ``expr`` whose outcome ``raising``, where Python evaluates
+    them, makes all of ``expr`` ``raising``: every operand of ``or`` for True, of
+    ``and`` for False, and the right one otherwise (it runs only after the left one
+    let the whole wait for it)."""
+    if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+        if raising == (expr.op == "or"):
+            yield from _equality_parts(expr.left, raising)
+        yield from _equality_parts(expr.right, raising)
+    elif isinstance(expr, UnaryExpr) and expr.op == "not":
+        yield from _equality_parts(expr.expr, not raising)
+    elif isinstance(expr, ComparisonExpr) and expr.operators in (["=="], ["!="]) and any(
             literal_value(operand) is not None for operand in expr.operands) and not any(
             isinstance(operand, OpExpr) for operand in expr.operands):
         # A value itself (`two`, `x.shape[-1]`), not a remainder or a sum: the

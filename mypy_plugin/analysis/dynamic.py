@@ -282,12 +282,12 @@ def repeats_a_guard(api: CheckerPluginInterface, dynamic: DynamicClasses,
     return facts is not None and facts.repeats_a_guard(expr)
 
 
-def requires_one_value(api: CheckerPluginInterface, dynamic: DynamicClasses,
-                       comparison: Expression) -> bool:
-    """True if the code raises unless ``comparison`` (``e != c``, ``e == c``) says the
-    value is the literal ``c``: the check accepts that one value only."""
+def is_requirement(api: CheckerPluginInterface, dynamic: DynamicClasses,
+                   comparison: Expression) -> bool:
+    """True if the code raises where ``comparison`` (``e != c``, ``e == c``) fails: the
+    value either is the literal the code requires or is not the one it rejects."""
     facts = _Site(api, dynamic, None).facts
-    return facts is not None and facts.requires_value(comparison)
+    return facts is not None and facts.is_requirement(comparison)
 
 
 def narrowed_static(api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression,

@@ -78,7 +78,7 @@ from ..constants import (
 from ..number_table import table as _table
 from ..findings import Reason
 from .walk import walk as walk_tree
-from .decided import DecidedWalk, required_single_values
+from .decided import DecidedWalk, requirement_comparisons
 from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:
@@ -235,11 +235,11 @@ class FunctionFacts:
             self._decided = DecidedWalk(self.function)
         return expr in self._decided.decided
 
-    def requires_value(self, comparison: Expression) -> bool:
-        """True for ``e != c`` in ``if ...: raise`` (``e == c`` in an ``assert`` or
-        ``torch._check``): the code accepts the literal ``c`` only."""
+    def is_requirement(self, comparison: Expression) -> bool:
+        """True for ``e != c`` or ``e == c`` that the code raises on when it fails
+        (``if ...: raise``, ``assert``, ``torch._check``)."""
         if self._required is None:
-            self._required = required_single_values(self.function)
+            self._required = requirement_comparisons(self.function)
         return comparison in self._required
 
     def is_excluded(self, call: Expression) -> bool:

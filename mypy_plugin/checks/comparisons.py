@@ -41,9 +41,9 @@ from ..analysis.dynamic import (
     Dynamic,
     DynamicClasses,
     dynamic_in_expression,
+    is_requirement,
     reads_of_value,
     repeats_a_guard,
-    requires_one_value,
 )
 from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
@@ -161,8 +161,10 @@ def check_comparison(
             and repeats_a_guard(ctx.api, dynamic, comparison):
         return  # the guard an earlier `p == 1` installed answers this one
     if comparison is not None and found.kind in GUARDING_KINDS \
-            and requires_one_value(ctx.api, dynamic, comparison):
-        return  # `if two != 2: raise`: where it passes, the value is 2 anyway
+            and is_requirement(ctx.api, dynamic, comparison):
+        # `if two != 2: raise`: where it passes, the value is 2 anyway;
+        # `torch._check(n != 0)`: where it passes, a Ne guard, which pins nothing
+        return
     # A comparison's result stands for a bool, whatever the operands are.
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
     if errors.code_of(outcome) is None:

@@ -100,3 +100,13 @@ def test_a_size_is_never_negative_so_a_sentinel_test_adds_no_guard() -> None:
     scalar = dynamic_int(shape_env, "scalar", 5)  # no size: the test is a guard
     assert bool(scalar != -1)
     assert guards(shape_env) == [f"Ne({scalar.node.expr}, -1)"]
+
+
+def test_a_check_that_rejects_one_value_leaves_the_others_symbolic() -> None:
+    """``torch._check(split_size != 0)``: where it passes, the guard is a ``Ne``."""
+    shape_env = ShapeEnv()
+    split_size = dynamic_int(shape_env, "split_size", 3)
+    symbol = split_size.node.expr
+    torch._check(split_size != 0)
+    assert guards(shape_env) == [f"Ne({symbol}, 0)"]
+    assert (split_size * 2).node.expr.free_symbols == {symbol}  # still symbolic

@@ -48,8 +48,10 @@ def torch_conditions(n: torch.SymInt, m: Optional[torch.SymInt], u: Union[int, t
     return ok
 
 
-def torch_requirements(n: torch.SymInt) -> None:
+def torch_requirements(n: torch.SymInt, k: torch.SymInt) -> None:
     assert n == 3  # one accepted value: where the check passes, n is 3 anyway
+    if k == 0:  # one rejected value: where the check passes, a Ne guard
+        raise ValueError("k must not be 0")
 
 
 def torch_bool_parameter(flag: torch.SymBool) -> None:

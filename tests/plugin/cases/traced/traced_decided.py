@@ -91,11 +91,29 @@ def required_values(x: torch.Tensor, grid: torch.Tensor, k: int, p: int) -> None
     torch._check_with(ValueError, p == 5, lambda: "p must be 5")
 
 
+def excluded_values(x: torch.Tensor, split_size: int, sections: int) -> None:
+    # A check that raises on one literal: where it passes, a Ne guard pins nothing.
+    torch._check(split_size != 0 and x.shape[0] % split_size == 0)
+    if sections == 0 or x.shape[2] % sections != 0:  # a size against 0: left out anyway
+        raise ValueError("not divisible")
+    assert sections != 5
+    if isinstance(sections, int) and (sections == 7 or x.shape[1] == 3):  # E: [proxy-isinstance]
+        raise ValueError("neither 7 sections nor 3 columns")
+    # `split_size != 9` false raises; `x.shape[0] == 8` true goes on, pinned to 8
+    if not (x.shape[0] == 8 or split_size != 9):  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt" installs a guard that specializes the program on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: "x.shape"
+        raise ValueError("9 needs 8 rows")
+    # `sections == 4` true does not make the whole true: it goes on when `x.ndim` is 2
+    if sections == 4 and x.ndim != 2:  # E: [proxy-specialize] Condition on a comparison
+        raise ValueError("4 sections need 2 dimensions")
+    # `split_size == 6` false does not make the whole false
+    torch._check(split_size == 6 or x.ndim == 1)  # E: [proxy-specialize] Condition on a comparison
+
+
 def not_required_values(grid: torch.Tensor, k: int, p: int) -> None:
-    # Two values allowed, one value excluded, a branch that goes on.
+    # Two values allowed, a branch that goes on, a check that does not raise.
     torch._check(p == 1 or p == 2)  # E: [proxy-specialize] Condition on a comparison
     if k == 0:  # E: [proxy-specialize] Condition on a comparison
-        raise ValueError("k must not be 0")
+        k = 1
     if k != 6:  # E: [proxy-specialize] Condition on a comparison
         k = 6
     if grid.shape[0] != 7 and k > 0:  # E: [proxy-specialize] Condition on a comparison
