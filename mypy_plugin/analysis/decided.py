@@ -19,6 +19,9 @@ A check that raises unless a value equals one literal (``if two != 2: raise``,
 that literal anyway; one that raises on a literal (``torch._check(n != 0)``) pins
 nothing where it passes.  Either guard costs the program nothing
 (:func:`requirement_comparisons`).
+
+And the branches that run only under TorchScript, which no traced value reaches
+(:func:`scripting_only_lines`).
 """
 
 from __future__ import annotations
@@ -227,6 +230,31 @@ def _equality_parts(expr: Expression, raising: bool) -> Iterator[ComparisonExpr]
         # A value itself (`two`, `x.shape[-1]`), not a remainder or a sum: the
         # ground truth counts `in_channels % groups != 0` as pinning a size.
         yield expr
+
+
+#: ``torch.jit.is_scripting`` as mypy resolves it, and as it is written.
+SCRIPTING_TESTS = frozenset({"torch._jit_internal.is_scripting", "torch.jit.is_scripting"})
+
+
+def scripting_only_lines(function: FuncDef) -> list[tuple[int, int]]:
+    """The line ranges of branches that run only under TorchScript: the body of
+    ``if torch.jit.is_scripting():`` and the ``else`` of ``if not ...``.  In Python
+    (eager, make_fx, torch.compile) ``is_scripting()`` returns False."""
+    ranges: list[tuple[int, int]] = []
+    for node in walk(function.body, lambda n: not isinstance(n, (FuncDef, ClassDef))):
+        if not isinstance(node, IfStmt) or len(node.expr) != 1:
+            continue
+        test, negated = node.expr[0], False
+        if isinstance(test, UnaryExpr) and test.op == "not":
+            test, negated = test.expr, True
+        if not (isinstance(test, CallExpr) and isinstance(test.callee, RefExpr)
+                and test.callee.fullname in SCRIPTING_TESTS):
+            continue
+        branch = node.else_body if negated else node.body[0]
+        if branch is not None and branch.body:
+            ranges.append((branch.body[0].line,
+                           max(part.end_line or part.line for part in branch.body)))
+    return ranges
 
 
 def _only_raises(block: Block) -> bool:

@@ -110,3 +110,22 @@ def test_a_check_that_rejects_one_value_leaves_the_others_symbolic() -> None:
     torch._check(split_size != 0)
     assert guards(shape_env) == [f"Ne({symbol}, 0)"]
     assert (split_size * 2).node.expr.free_symbols == {symbol}  # still symbolic
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_is_scripting_is_false_while_tracing() -> None:
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    seen: list[bool] = []
+
+    def traced(x: Any) -> Any:
+        seen.append(torch.jit.is_scripting())
+        return x * 2
+
+    make_fx(traced, tracing_mode="symbolic")(torch.ones(3, 2))
+    assert seen == [False]
+    assert torch.jit.script(_scripting_flag)(torch.ones(1)) is True
+
+
+def _scripting_flag(x: torch.Tensor) -> bool:
+    return torch.jit.is_scripting()

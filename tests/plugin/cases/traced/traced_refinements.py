@@ -90,3 +90,18 @@ def size_sentinels(x: torch.Tensor, sizes: tuple[int, ...], n: int, offset: floa
         pass
     if offset == -1.0:  # E: [proxy-specialize] Condition on a comparison
         pass
+
+
+def torchscript_only(x: torch.Tensor, scale: float, n: int) -> list[int]:
+    # torch.jit.is_scripting() is False in Python: no traced value reaches the branch.
+    if torch.jit.is_scripting():
+        sizes = [int(float(x.size(0)) * scale)]
+    elif not torch.jit.is_scripting():
+        sizes = [int(scale)]  # E: [proxy-specialize] int() installs a guard
+    if not torch.jit.is_scripting():
+        pass
+    else:
+        sizes = [int(scale * n)]
+    if torch.jit.is_tracing():
+        sizes = [int(scale)]  # E: [proxy-specialize] int() installs a guard
+    return sizes
