@@ -219,8 +219,9 @@ def dynamic_in_expression(
     type names a dynamic class; it is a base class of dynamic classes; the value
     flows from a traced function's parameter or a tensor size (:mod:`.flow`);
     ``Any``/``object`` when ``include_top`` (strict isinstance mode).  None where
-    the code narrowed a local name to a static number, or for a ``check``
-    (isinstance call) the code excludes dynamic numbers from on purpose.
+    the code narrowed a local name to a static number, for a ``check``
+    (isinstance call) the code excludes dynamic numbers from on purpose, and in a
+    branch that runs only under TorchScript.
 
     ``types`` are what mypy already inferred: the type of ``expr`` or, for a
     comparison, of its operands (saves inferring them again); ``expr`` may be
@@ -269,9 +270,26 @@ def dynamic_in_expression(
         return None
     facts = site.facts
     if facts is not None and expr is not None and (
-            facts.is_static(expr) or (check is not None and facts.is_excluded(check))):
+            facts.is_static(expr) or (check is not None and facts.is_excluded(check))
+            or facts.runs_only_in_torchscript(expr)):
         return None
     return found
+
+
+def repeats_a_guard(api: CheckerPluginInterface, dynamic: DynamicClasses,
+                    expr: Expression) -> bool:
+    """True if ``expr`` (a comparison, or an ``int()``/``float()`` call) asks again for a
+    guard that an earlier line of its function installed on every path to it."""
+    facts = _Site(api, dynamic, None).facts
+    return facts is not None and facts.repeats_a_guard(expr)
+
+
+def is_requirement(api: CheckerPluginInterface, dynamic: DynamicClasses,
+                   comparison: Expression) -> bool:
+    """True if the code raises where ``comparison`` (``e != c``, ``e == c``) fails: the
+    value either is the literal the code requires or is not the one it rejects."""
+    facts = _Site(api, dynamic, None).facts
+    return facts is not None and facts.is_requirement(comparison)
 
 
 def narrowed_static(api: CheckerPluginInterface, dynamic: DynamicClasses, expr: Expression,

@@ -78,6 +78,7 @@ from ..constants import (
 from ..number_table import table as _table
 from ..findings import Reason
 from .walk import walk as walk_tree
+from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
 from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
 
 if TYPE_CHECKING:
@@ -208,6 +209,9 @@ class FunctionFacts:
         self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
         self._analysis = analysis
         self._walk: FunctionWalk | None = None
+        self._decided: DecidedWalk | None = None
+        self._required: set[ComparisonExpr] | None = None
+        self._scripting_only: list[tuple[int, int]] | None = None
 
     @property
     def walk(self) -> FunctionWalk:
@@ -225,6 +229,25 @@ class FunctionFacts:
             return False
         binding = self.walk.reads.get(expr)
         return binding is not None and binding.static
+
+    def repeats_a_guard(self, expr: Expression) -> bool:
+        """True for a comparison or conversion whose guard an earlier line installed."""
+        if self._decided is None:
+            self._decided = DecidedWalk(self.function)
+        return expr in self._decided.decided
+
+    def is_requirement(self, comparison: Expression) -> bool:
+        """True for ``e != c`` or ``e == c`` that the code raises on when it fails
+        (``if ...: raise``, ``assert``, ``torch._check``)."""
+        if self._required is None:
+            self._required = requirement_comparisons(self.function)
+        return comparison in self._required
+
+    def runs_only_in_torchscript(self, expr: Expression) -> bool:
+        """True inside ``if torch.jit.is_scripting():``, where no traced value goes."""
+        if self._scripting_only is None:
+            self._scripting_only = scripting_only_lines(self.function)
+        return any(first <= expr.line <= last for first, last in self._scripting_only)
 
     def is_excluded(self, call: Expression) -> bool:
         """True for an isinstance call the code excludes dynamic numbers from on purpose."""

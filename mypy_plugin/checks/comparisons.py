@@ -37,7 +37,14 @@ from mypy.plugin import MethodContext
 from .. import errors
 from ..analysis.context import current_file
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import Dynamic, DynamicClasses, dynamic_in_expression, reads_of_value
+from ..analysis.dynamic import (
+    Dynamic,
+    DynamicClasses,
+    dynamic_in_expression,
+    is_requirement,
+    reads_of_value,
+    repeats_a_guard,
+)
 from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
 from ..findings import Reason
@@ -150,6 +157,14 @@ def check_comparison(
         return
     if guards_only_a_range(comparison, found):
         return
+    if comparison is not None and found.kind in GUARDING_KINDS \
+            and repeats_a_guard(ctx.api, dynamic, comparison):
+        return  # the guard an earlier `p == 1` installed answers this one
+    if comparison is not None and found.kind in GUARDING_KINDS \
+            and is_requirement(ctx.api, dynamic, comparison):
+        # `if two != 2: raise`: where it passes, the value is 2 anyway;
+        # `torch._check(n != 0)`: where it passes, a Ne guard, which pins nothing
+        return
     # A comparison's result stands for a bool, whatever the operands are.
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
     if errors.code_of(outcome) is None:
@@ -166,7 +181,7 @@ def check_comparison(
 
 
 #: Kinds whose comparisons install a guard instead of returning a trace-time answer.
-_GUARDING_KINDS = frozenset({"torch", "guarded"})
+GUARDING_KINDS = frozenset({"torch", "guarded"})
 #: Sources that make a value only maybe dynamic (its type says static).
 _MAYBE_DYNAMIC = frozenset({"flow", "shape"})
 #: Sizes torch specializes anyway (a symbolic size is assumed to be at least 2).
@@ -176,7 +191,7 @@ _SPECIALIZED_SIZES = frozenset({0, 1})
 def guards_only_a_range(expr: Expression | None, found: Dynamic) -> bool:
     """True if testing ``expr`` for truth leaves the maybe-dynamic torch number ``found``
     symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value)."""
-    if found.kind not in _GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
+    if found.kind not in GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
         return False
     return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason))
 
@@ -189,6 +204,8 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
     ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
     Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
     so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
+    Sizes compared with a negative literal (the ``-1`` of "not given") are left out
+    too: a size is at least 0 by its value range, so torch decides that with no guard.
     So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
     """
     for operator, left, right in zip(comparison.operators, comparison.operands,
@@ -200,7 +217,7 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
             if value is None:
                 continue
             sizes = reason.source == "shape" or reason.sizes
-            if sizes and value in _SPECIALIZED_SIZES or math.isinf(value):
+            if sizes and (value in _SPECIALIZED_SIZES or value < 0) or math.isinf(value):
                 continue
             return True
     return False

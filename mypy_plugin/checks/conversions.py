@@ -8,10 +8,15 @@ from mypy.types import CallableType
 
 from .. import errors
 from ..config import ProxyTypesConfig
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
+from ..analysis.dynamic import (
+    DynamicClasses,
+    dynamic_in_expression,
+    expression_type,
+    repeats_a_guard,
+)
 from ..constants import FORMAT_OPERATION
 from ..number_table import table as _table
-from .comparisons import guards_only_a_range
+from .comparisons import GUARDING_KINDS, guards_only_a_range
 from .severity import outcome_of, python_type_of_value
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
@@ -49,6 +54,9 @@ def check_conversion(
             python_type = python_type_of_value(
                 expression_type(ctx.api, _converted_part(ctx, actual, dynamic)), dynamic)
             outcome = outcome_of(table_operation, found, python_type, format_spec=format_spec)
+            if found.kind in GUARDING_KINDS and isinstance(ctx.context, Expression) \
+                    and repeats_a_guard(ctx.api, dynamic, ctx.context):
+                continue  # a second `int(s)`: the first one's guard answers it
             if errors.code_of(outcome) is not None:
                 context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
                 errors.implicit_conversion(ctx.api, context, operation, found.name,

@@ -18,6 +18,7 @@ import torch
 import torch._decomp.decompositions as decompositions
 import torch._meta_registrations as meta
 import torch._refs as refs
+import torch._refs.linalg as refs_linalg
 import torch._refs.nn.functional as refs_nn
 import torch.nn.functional as F
 from torch.nn.modules.linear_cross_entropy_options import LinearCrossEntropyOptions
@@ -180,6 +181,33 @@ def unfold_backward_size(x: torch.Tensor) -> torch.Tensor:
     return decompositions.unfold_backward(torch.ones(8, 6, 3), [10, 6], 0, x.shape[0] - 7, 1)
 
 
+def rnn_float_dropout(x: torch.Tensor) -> torch.Tensor:
+    # float(dropout) guards first; the isinstance check two lines later (a confirmed
+    # crash, torch_isinstance::rnn_dropout) then raises, which is caught here so the
+    # trace ends and its guards can be read.
+    try:
+        torch.nn.RNN(4, 4, num_layers=2, dropout=x.shape[0] / 20)
+    except ValueError:
+        pass
+    return x * 2
+
+
+def channel_shuffle_cuda_groups(x: torch.Tensor) -> torch.Tensor:
+    # The test runs for CUDA tensors only; make_fx's fake mode makes a CUDA tensor
+    # without a GPU. x.shape[1] - 5 is 1 group.
+    on_cuda = torch.empty(2, x.shape[1], 3, device="cuda")
+    return refs_nn.channel_shuffle(on_cuda, x.shape[1] - 5).sum().cpu()
+
+
+def lu_solve_mps_pivots(a: torch.Tensor) -> torch.Tensor:
+    # The Python function torch registers as linalg_lu_solve's MPS kernel, called
+    # directly on CPU tensors (a batch of matrices: the tensor-indexing path).
+    lu, pivots = torch.linalg.lu_factor(a)
+    out = torch.empty_like(a)
+    refs_linalg.linalg_lu_solve_out_mps(lu, pivots, a, out=out)
+    return out
+
+
 def _case(name: str, site: str, fn: Callable[..., torch.Tensor],
           args: tuple[torch.Tensor, ...] = (X,)) -> Case:
     return Case(name, site, lambda: expect_specialization(fn, args, site))
@@ -234,6 +262,11 @@ CASES = [
           upsample_tuple_scale_factor),
     _case("foreach_norm_ord", "torch/_meta_registrations.py:8879", foreach_norm_ord),
     _case("unfold_backward_size", "torch/_decomp/decompositions.py:1231", unfold_backward_size),
+    _case("rnn_float_dropout", "torch/nn/modules/rnn.py:106", rnn_float_dropout),
+    _case("channel_shuffle_cuda_groups", "torch/_refs/nn/functional/__init__.py:323",
+          channel_shuffle_cuda_groups),
+    _case("lu_solve_mps_pivots", "torch/_refs/linalg/__init__.py:371", lu_solve_mps_pivots,
+          (torch.randn(2, 5, 5) + 5 * torch.eye(5),)),
 ]
 
 if __name__ == "__main__":

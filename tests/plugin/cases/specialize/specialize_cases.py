@@ -39,13 +39,19 @@ def torch_refusals(n: torch.SymInt, b: torch.SymBool, f: torch.SymFloat) -> None
 def torch_conditions(n: torch.SymInt, m: Optional[torch.SymInt], u: Union[int, torch.SymInt]) -> bool:
     if n >= 0:  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt" installs a guard
         pass
-    assert n == 3  # E: [proxy-specialize] dynamic number "SymInt"
+    assert n == 3 or n == 5  # E: [proxy-specialize] dynamic number "SymInt"
     if 0 <= u < 10:  # E: [proxy-specialize] dynamic number "SymInt"
         pass
     ok = n >= 0
     if m is not None:
         pass
     return ok
+
+
+def torch_requirements(n: torch.SymInt, k: torch.SymInt) -> None:
+    assert n == 3  # one accepted value: where the check passes, n is 3 anyway
+    if k == 0:  # one rejected value: where the check passes, a Ne guard
+        raise ValueError("k must not be 0")
 
 
 def torch_bool_parameter(flag: torch.SymBool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Generic, Sequence
 
+import torch
 from typing_extensions import ParamSpec, TypeVar
 
 _P = ParamSpec("_P", default=...)
@@ -76,3 +77,31 @@ def size_items(output_size: tuple[int, int], size: list[int], n: int, mixed: int
         pass
     if mixed == 1:  # E: [proxy-specialize] Condition on a comparison
         pass
+
+
+def size_sentinels(x: torch.Tensor, sizes: tuple[int, ...], n: int, offset: float) -> None:
+    # A size is never negative: its value range decides `== -1` with no guard.
+    if sizes[0] == -1 or x.shape[0] != -1:
+        pass
+    for s in sizes:
+        if s == -2:
+            pass
+    if n == -1:  # E: [proxy-specialize] Condition on a comparison
+        pass
+    if offset == -1.0:  # E: [proxy-specialize] Condition on a comparison
+        pass
+
+
+def torchscript_only(x: torch.Tensor, scale: float, n: int) -> list[int]:
+    # torch.jit.is_scripting() is False in Python: no traced value reaches the branch.
+    if torch.jit.is_scripting():
+        sizes = [int(float(x.size(0)) * scale)]
+    elif not torch.jit.is_scripting():
+        sizes = [int(scale)]  # E: [proxy-specialize] int() installs a guard
+    if not torch.jit.is_scripting():
+        pass
+    else:
+        sizes = [int(scale * n)]
+    if torch.jit.is_tracing():
+        sizes = [int(scale)]  # E: [proxy-specialize] int() installs a guard
+    return sizes
