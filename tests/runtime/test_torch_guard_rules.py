@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 torch = pytest.importorskip("torch")
 from torch._dynamo.source import ConstantSource  # noqa: E402
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv  # noqa: E402
+
+if TYPE_CHECKING:
+    from torch import Tensor
+else:  # TorchScript reads the annotation of _scripting_flag at run time
+    Tensor = torch.Tensor
 
 
 def dynamic_int(shape_env: Any, name: str, value: int) -> Any:
@@ -127,5 +132,6 @@ def test_is_scripting_is_false_while_tracing() -> None:
     assert torch.jit.script(_scripting_flag)(torch.ones(1)) is True
 
 
-def _scripting_flag(x: torch.Tensor) -> bool:
-    return torch.jit.is_scripting()
+def _scripting_flag(x: Tensor) -> bool:
+    flag: bool = torch.jit.is_scripting()
+    return flag
