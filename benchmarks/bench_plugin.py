@@ -26,8 +26,6 @@ from .common import ROOT, BenchmarkError, PairedChange, median, note, paired_cha
 from .corpus import Corpus, with_plugin
 
 VARIANTS = ("without", "with")
-#: Largest acceptable slowdown from the plugin (with / without).
-TARGETS = {"cold": 1.03, "warm": 1.02}
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,7 @@ class Comparison:
     corpus: str
     lines: int
     mode: str  # "cold" | "warm"
+    limit: float  # largest acceptable ratio with / without (Corpus.ratio_limit)
     runs: dict[str, list[Run]] = field(default_factory=lambda: {v: [] for v in VARIANTS})
 
     def median_wall(self, variant: str) -> float:
@@ -214,7 +213,8 @@ def workspace(corpus: Corpus, workdir: Path, prefix: str = "") -> Workspace:
 def compare(corpus: Corpus, workdir: Path, mode: str, pairs: int) -> Comparison:
     """``pairs`` alternating runs without and with the plugin, cold or warm cache."""
     space = workspace(corpus, workdir)
-    comparison = Comparison(corpus.name, corpus.python_lines(), mode)
+    comparison = Comparison(corpus.name, corpus.python_lines(), mode,
+                            corpus.ratio_limit(mode))
     if mode == "warm":
         for variant in VARIANTS:  # prime: one untimed run fills each cache
             run_mypy(corpus, space.configs[variant], space.caches[variant], space.logs[variant])
@@ -242,7 +242,7 @@ def format_time_table(comparisons: list[Comparison], title: str | None) -> list[
               "proxy reports"]
     rows = [header]
     for c in comparisons:
-        limit = TARGETS[c.mode] - 1
+        limit = c.limit - 1
         change = c.cpu_change()
         # Judged on CPU time (on a shared machine wall time also counts waiting for a
         # core) and on the interval: the median of a few noisy pairs can't tell 2% from 4%.

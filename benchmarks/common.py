@@ -212,7 +212,7 @@ def corpus_tool_parser(doc: str | None) -> argparse.ArgumentParser:
     """The arguments of the tools that run mypy once on one corpus (profile, hook times)."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
     parser.add_argument("--corpus", default="torch-refs",
-                        help="project, torch-refs, thunder or quick (default: torch-refs)")
+                        help="project, torch-refs, thunder, torch-traced or quick (default: torch-refs)")
     parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser

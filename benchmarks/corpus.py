@@ -7,11 +7,18 @@ Corpora:
   copied into the work directory (they are full of SymInt arithmetic).
 * ``thunder-<version>``: lightning-thunder's ``thunder`` package, from the wheel
   that ``pip download --no-deps`` fetches from PyPI.
+* ``torch-traced``: the torch module set of ``corpora/ground_truth.toml``
+  (``nn/functional``, ``nn/modules``, ``_decomp``, ``_refs``, ``_meta_registrations``,
+  ``_prims_common``) in a mirror of the installed torch, with the recommended
+  settings for torch library code (``traced_functions``, ``symbolic_shapes``...).
 * ``quick``: the torch-free ``examples/`` with the stubs (tiny): the smoke run.
 
 Every corpus except ``project`` uses the settings ``proxy-types check`` uses
 (``mypy_plugin/default.ini``) minus the plugins line; thunder adds its
-``NumberProxy`` to ``dynamic_number_classes`` (a section only the plugin reads).
+``NumberProxy`` to ``dynamic_number_classes`` and torch-traced the settings of
+``corpora/torch_settings.py`` (sections only the plugin reads).  The plugin may
+cost a corpus at most ``cold_limit``/``warm_limit`` times mypy's instructions:
+1.03/1.02 with the default settings, 1.05 with the traced ones (issue #13).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .common import ROOT, BenchmarkError, note
+from .corpora.torch_settings import TORCH_MODULES, TORCH_TRACED, mirror_torch_sources
 
 THUNDER_VERSION = "0.2.6"
 PLUGINS_LINE = "plugins = mypy_plugin"
@@ -52,6 +60,12 @@ class Corpus:
     directory: Path
     targets: tuple[str, ...]  # empty: the ``files`` of the settings
     settings: str  # an ini [mypy] configuration without a plugins line
+    cold_limit: float = 1.03  # largest acceptable ratio with/without the plugin, cold cache
+    warm_limit: float = 1.02  # the same, warm cache
+
+    def ratio_limit(self, mode: str) -> float:
+        """The largest acceptable ratio with/without the plugin in cache ``mode``."""
+        return self.cold_limit if mode == "cold" else self.warm_limit
 
     def python_lines(self) -> int:
         """Lines of Python in the targets (the corpus size shown in the tables)."""
@@ -121,8 +135,8 @@ def quick_corpus(workdir: Path) -> Corpus:
     return Corpus("quick (examples)", target, tuple(path.name for path in examples), settings)
 
 
-def torch_refs_corpus(workdir: Path) -> Corpus:
-    """torch/_refs and torch/_prims_common of the installed torch, copied into ``workdir``."""
+def installed_torch() -> Path:
+    """The directory of the installed torch package."""
     try:
         import importlib.util
 
@@ -130,8 +144,13 @@ def torch_refs_corpus(workdir: Path) -> Corpus:
     except (ImportError, ValueError):
         spec = None
     if spec is None or not spec.submodule_search_locations:
-        raise BenchmarkError("torch-refs corpus: torch is not installed")
-    torch_dir = Path(list(spec.submodule_search_locations)[0])
+        raise BenchmarkError("torch corpora: torch is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def torch_refs_corpus(workdir: Path) -> Corpus:
+    """torch/_refs and torch/_prims_common of the installed torch, copied into ``workdir``."""
+    torch_dir = installed_torch()
     target = workdir / "corpora" / "torch-refs"
     packages = ("_refs", "_prims_common")
     for package in packages:
@@ -139,6 +158,29 @@ def torch_refs_corpus(workdir: Path) -> Corpus:
             shutil.copytree(torch_dir / package, target / package,
                             ignore=shutil.ignore_patterns("__pycache__"))
     return Corpus("torch-refs", target, packages, CORPUS_SETTINGS)
+
+
+#: What the traced settings may cost (issue #13): more than the defaults, which
+#: look at declared types only.
+TRACED_LIMIT = 1.05
+
+
+def torch_traced_corpus(workdir: Path) -> Corpus:
+    """The torch module set with the recommended torch settings, in a mirror of torch.
+
+    The mirror (symbolic links) keeps the modules' names (``torch._refs...``), which
+    ``traced_functions`` matches; torch itself is then checked from the mirror too,
+    in both variants.
+    """
+    target = workdir / "corpora" / "torch-traced"
+    mirror_torch_sources(installed_torch(), target)
+    paths = []
+    for module in TORCH_MODULES:
+        path = Path(*module.split("."))
+        paths.append(str(path if (target / path).is_dir() else path.with_suffix(".py")))
+    settings = CORPUS_SETTINGS + "\n[mypy.plugins.proxy_types]\n" + TORCH_TRACED
+    return Corpus("torch-traced", target, tuple(paths), settings,
+                  cold_limit=TRACED_LIMIT, warm_limit=TRACED_LIMIT)
 
 
 def thunder_corpus(workdir: Path, version: str = THUNDER_VERSION) -> Corpus:
@@ -173,7 +215,7 @@ def _download_wheel(distribution: str, version: str, downloads: Path) -> Path:
     return found[0]
 
 
-KNOWN_CORPORA = ("project", "torch-refs", "thunder", "quick")
+KNOWN_CORPORA = ("project", "torch-refs", "thunder", "torch-traced", "quick")
 
 
 def corpora(names: list[str], workdir: Path) -> list[Corpus]:
@@ -182,6 +224,7 @@ def corpora(names: list[str], workdir: Path) -> list[Corpus]:
         "project": lambda: project_corpus(workdir),
         "torch-refs": lambda: torch_refs_corpus(workdir),
         "thunder": lambda: thunder_corpus(workdir),
+        "torch-traced": lambda: torch_traced_corpus(workdir),
         "quick": lambda: quick_corpus(workdir),
     }
     prepared = []

@@ -7,7 +7,8 @@ needs dozens of pairs to tell a 2% cost from a 4% one.  An instruction count
 (valgrind's cachegrind, no cache simulation) hardly varies: the same binary,
 inputs and hash seed give the same count whatever else the machine is doing.
 One run per variant therefore settles the question "how much more work does
-mypy do with the plugin", which is what the 3% and 2% targets are about.
+mypy do with the plugin", which is what the targets are about (3% cold, 2% warm
+with the default settings, 5% with the traced torch settings).
 Instructions are not seconds (a cache miss costs more than an add), which is
 why the time benchmark stays the first table.
 
@@ -36,7 +37,6 @@ from benchmarks.common import (  # noqa: E402
     run_corpus_tool,
 )
 from benchmarks.bench_plugin import (  # noqa: E402
-    TARGETS,
     VARIANTS,
     Workspace,
     checked_output,
@@ -68,6 +68,7 @@ class InstructionCount:
     without: int
     with_plugin: int
     plugin_reports: int  # proxy-* lines in the plugin run's output
+    limit: float  # largest acceptable ratio with / without (Corpus.ratio_limit)
 
     def ratio(self) -> float:
         """Instructions with the plugin over instructions without it."""
@@ -106,7 +107,7 @@ def count(corpus: Corpus, workdir: Path, mode: str) -> InstructionCount:
         raise BenchmarkError(f"{corpus.name}: proxy-* errors without the plugin; "
                              "the baseline config is not plugin-free")
     return InstructionCount(corpus.name, mode, totals["without"], totals["with"],
-                            proxy_reports(outputs["with"]))
+                            proxy_reports(outputs["with"]), corpus.ratio_limit(mode))
 
 
 def _start(prefix: list[str], corpus: Corpus, space: Workspace, variant: str,
@@ -136,7 +137,7 @@ def format_rows(counts: list[InstructionCount]) -> list[list[str]]:
     rows = [["corpus", "cache", "instructions without", "instructions with", "ratio", "target",
              "proxy reports"]]
     for c in counts:
-        limit = TARGETS[c.mode] - 1
+        limit = c.limit - 1
         verdict = "ok" if c.ratio() - 1 <= limit else "over"
         rows.append([c.corpus, c.mode, f"{c.without / 1e9:.3f} G", f"{c.with_plugin / 1e9:.3f} G",
                      f"{c.ratio():.4f}x", f"<=+{limit:.0%} {verdict}", str(c.plugin_reports)])

@@ -40,6 +40,7 @@ sys.path.insert(0, str(HERE))
 
 import error_prone_isinstance  # noqa: E402
 import score  # noqa: E402
+from torch_settings import TORCH_MODULES, TORCH_TRACED, mirror_torch_sources  # noqa: E402
 
 #: Options shared by every corpus: what a user adopting the plugin would write.
 #: check_untyped_defs matters: mypy runs no plugin hook in unchecked functions.
@@ -111,28 +112,10 @@ static_parameters = dim, dims, *_dim, *_dims, ndim, rank
 concretizing_functions = thunder.core.utils.get_numberlike_value
 """
 
-#: The recommended settings for torch library code (docs/plugin.md).
-TORCH_TRACED = """\
-traced_functions =
-    torch.nn.functional.*,
-    torch.nn.modules.*,
-    torch._decomp.*,
-    torch._refs.*,
-    torch._meta_registrations.*,
-    torch._prims_common.*
-symbolic_shapes = true
-static_only_aliases = torch._prims_common.IntWithoutSymInt, torch._prims_common.FloatWithoutSymFloat
-static_parameters = dim, dims, *_dim, *_dims, ndim, rank, idx, *_mode
-"""
-
 #: The codes that report a check or an operation at a site, without proxy-base (the class
 #: definitions: the flip itself) and proxy-config (one per module importing torch, which
 #: a corpus checked without site-packages cannot find).
 SITE_CODES = ("proxy-isinstance", "proxy-concretize", "proxy-specialize", "proxy-cast")
-
-#: The torch module set of ground_truth.toml.
-TORCH_MODULES = ("torch.nn.functional", "torch.nn.modules", "torch._decomp", "torch._refs",
-                 "torch._meta_registrations", "torch._prims_common")
 
 # thunder's dependencies (torch, lightning_utilities, ...) are not installed for
 # it: without site-packages every import of them is Any, which keeps the run at
@@ -208,21 +191,8 @@ def installed_torch() -> Path:
 
 
 def mirror_torch(destination: Path) -> None:
-    """Link every .py/.pyi file of the installed torch under ``destination/torch``.
-
-    ``nn/functional.pyi`` is left out: next to it mypy would check the stub and never
-    ``nn/functional.py``.  Outside site-packages the plugin treats torch like a
-    project, so its settings apply there.
-    """
-    torch = installed_torch()
-    for path in sorted(torch.rglob("*.py*")):
-        if path.suffix not in (".py", ".pyi") or path.relative_to(torch).as_posix() == \
-                "nn/functional.pyi":
-            continue
-        link = destination / "torch" / path.relative_to(torch)
-        if not link.exists():
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(path)
+    """A mirror of the installed torch's sources under ``destination/torch`` (torch_settings)."""
+    mirror_torch_sources(installed_torch(), destination)
 
 
 def download_wheel(requirement: str, downloads: Path) -> Path:

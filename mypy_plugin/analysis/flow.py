@@ -345,7 +345,7 @@ class FlowAnalysis:
         cached = self._decorators.get(tree.fullname)
         if not complete or cached is None or cached[0] is not tree:
             found: dict[FuncDef, list[str]] = {}
-            for node in walk_tree(tree.defs, _is_statement_container):  # type: ignore[arg-type]
+            for node in walk_tree(tree.defs, _is_statement_container):
                 if isinstance(node, Decorator):
                     found[node.func] = [name for name in map(_decorator_name, node.decorators)
                                         if name]

@@ -61,7 +61,7 @@ from mypy.nodes import (
     WithStmt,
 )
 
-from .walk import everywhere, walk as walk_tree
+from .walk import children as _children, everywhere, walk as walk_tree
 
 
 class Param(NamedTuple):
@@ -494,15 +494,6 @@ def _conjuncts(expr: Expression) -> list[Expression]:
 
 def _parts(node: Statement) -> list[Expression]:
     return [child for child in _children(node) if isinstance(child, Expression)]
-
-
-def _children(node: object) -> list[object]:
-    """The direct child nodes of ``node`` (expressions, blocks...), in source order."""
-    found: list[object] = []
-    for child in walk_tree(node, lambda _: False):  # type: ignore[arg-type]
-        if child is not node:
-            found.append(child)
-    return found
 
 
 __all__ = [

@@ -15,7 +15,16 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import bench_guards  # noqa: E402
 from benchmarks.common import BenchmarkError, paired_change, render_table  # noqa: E402
 from benchmarks.bench_plugin import write_configs  # noqa: E402
-from benchmarks.corpus import PLUGINS_LINE, Corpus, project_corpus, with_plugin  # noqa: E402
+from benchmarks.corpora.torch_settings import TORCH_MODULES, TORCH_TRACED  # noqa: E402
+from benchmarks.corpus import (  # noqa: E402
+    PLUGINS_LINE,
+    Corpus,
+    project_corpus,
+    torch_refs_corpus,
+    torch_traced_corpus,
+    with_plugin,
+)
+from benchmarks.count_instructions import InstructionCount, format_rows  # noqa: E402
 from benchmarks.profile_plugin import plugin_costs  # noqa: E402
 
 
@@ -39,6 +48,31 @@ def test_configs_differ_only_in_the_plugins_line(tmp_path: Path) -> None:
 def test_with_plugin_refuses_unfair_baselines(settings: str, message: str) -> None:
     with pytest.raises(BenchmarkError, match=message):
         with_plugin(settings)
+
+
+def test_traced_torch_corpus_checks_the_ground_truth_modules_with_the_recommended_settings(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("torch")
+    traced = torch_traced_corpus(tmp_path)
+    plugin_section = traced.settings.partition("[mypy.plugins.proxy_types]\n")[2]
+    assert plugin_section == TORCH_TRACED
+    # Every module of the ground truth, under its own name (torch/...), is checked.
+    assert [target.removesuffix(".py").replace("/", ".") for target in traced.targets] == list(
+        TORCH_MODULES)
+    assert all((traced.directory / target).exists() for target in traced.targets)
+    assert (traced.directory / "torch" / "__init__.py").is_symlink()
+    defaults = torch_refs_corpus(tmp_path)
+    assert [traced.ratio_limit(mode) for mode in ("cold", "warm")] == [1.05, 1.05]
+    assert [defaults.ratio_limit(mode) for mode in ("cold", "warm")] == [1.03, 1.02]
+
+
+def test_instruction_verdict_uses_the_corpus_limit() -> None:
+    counts = [InstructionCount("a", "cold", 100, 104, 0, limit=1.05),
+              InstructionCount("b", "cold", 100, 104, 0, limit=1.03),
+              InstructionCount("c", "warm", 100, 102, 0, limit=1.02)]
+    verdicts = [row[5] for row in format_rows(counts)[1:]]
+    assert verdicts == ["<=+5% ok", "<=+3% over", "<=+2% ok"]
 
 
 def test_corpus_lines_count_python_and_stubs(tmp_path: Path) -> None:
