@@ -6,9 +6,9 @@ import hashlib
 import json
 import re
 import sys
+from types import ModuleType
 from typing import Any, NoReturn
 
-from . import errors
 from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
 from .settings_files import (
     SettingsFileError,
@@ -33,6 +33,13 @@ _NAME_PATTERN = r"^[A-Za-z0-9_*?\[\]!-]+$"
 _TRACED_FUNCTION = r"^[@!]?[A-Za-z0-9_*?\[\]-][A-Za-z0-9_*?\[\]!-]*(\.[A-Za-z0-9_*?\[\]!-]+)+$"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+
+
+def _errors() -> ModuleType:
+    """The messages (imported on a failure only: they pull in the findings' records)."""
+    from . import errors
+
+    return errors
 
 
 class ProxyTypesConfig:
@@ -105,7 +112,7 @@ class ProxyTypesConfig:
         try:
             sections = read_ini(path)
         except SettingsFileError as error:
-            self._fail(errors.config_unreadable(str(error)))
+            self._fail(_errors().config_unreadable(str(error)))
         for key, raw in sections.get(PLUGIN_SECTION_INI, {}).items():
             self._set(key, raw, from_ini=True)
 
@@ -113,19 +120,19 @@ class ProxyTypesConfig:
         try:
             section = toml_table(read_toml(path), PLUGIN_SECTION_TOML)
         except TomlUnavailable:
-            self._fail(errors.config_needs_tomli())
+            self._fail(_errors().config_needs_tomli())
         except SettingsFileError as error:
-            self._fail(errors.config_unreadable(str(error)))
+            self._fail(_errors().config_unreadable(str(error)))
         if section is None:
             return
         if not isinstance(section, dict):
-            self._fail(errors.config_not_a_table())
+            self._fail(_errors().config_not_a_table())
         for key, value in section.items():
             self._set(str(key), value, from_ini=False)
 
     def _set(self, key: str, value: object, *, from_ini: bool) -> None:
         if key not in self.KEYS:
-            self._fail(errors.config_unknown_setting(key, self.KEYS))
+            self._fail(_errors().config_unknown_setting(key, self.KEYS))
         if key == "strict_isinstance":
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
@@ -136,11 +143,11 @@ class ProxyTypesConfig:
             entries = self._entries(key, value, from_ini=from_ini)
             for entry in entries:
                 if key == "traced_functions" and not re.match(_TRACED_FUNCTION, entry):
-                    self._fail(errors.config_bad_traced_function(entry))
+                    self._fail(_errors().config_bad_traced_function(entry))
                 if key == "static_only_aliases" and not re.match(_DOTTED_NAME, entry):
-                    self._fail(errors.config_not_a_class_name(key, entry))
+                    self._fail(_errors().config_not_a_class_name(key, entry))
                 if key == "static_parameters" and not re.match(_NAME_PATTERN, entry):
-                    self._fail(errors.config_bad_parameter_pattern(entry))
+                    self._fail(_errors().config_bad_parameter_pattern(entry))
             setattr(self, key, tuple(entries))
             return
         names = self._name_list(key, value, from_ini=from_ini)
@@ -148,19 +155,19 @@ class ProxyTypesConfig:
                    "audit_classes"):
             for name in names:
                 if not re.match(_DOTTED_NAME, name):
-                    self._fail(errors.config_not_a_class_name(key, name))
+                    self._fail(_errors().config_not_a_class_name(key, name))
             setattr(self, key, tuple(names))
         elif key == "concretizing_functions":
             for name in names:
                 if not re.match(_DOTTED_NAME, name):
-                    self._fail(errors.config_not_a_function_name(key, name))
+                    self._fail(_errors().config_not_a_function_name(key, name))
             self.concretizing_functions = tuple(names)
         elif key == "isinstance_functions":
             self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
             for name in names:
                 if not re.match(_MODULE_PATTERN, name):
-                    self._fail(errors.config_not_a_module_pattern(key, name))
+                    self._fail(_errors().config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
 
     def _check_guarded_classes(self) -> None:
@@ -168,17 +175,17 @@ class ProxyTypesConfig:
         dynamic = set(self.dynamic_number_classes) | set(self.migrate_classes)
         for name in self.guarded_number_classes:
             if name not in dynamic:
-                self._fail(errors.config_guarded_not_dynamic(name))
+                self._fail(_errors().config_guarded_not_dynamic(name))
 
     def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
         match = re.match(_ISINSTANCE_FUNCTION, entry)
         if match is None:
-            self._fail(errors.config_bad_isinstance_function(entry))
+            self._fail(_errors().config_bad_isinstance_function(entry))
         if match["value"] is None:
             return match["name"], (0, 1)
         value, classes = int(match["value"]), int(match["classes"])
         if value == classes:
-            self._fail(errors.config_same_argument(entry, value))
+            self._fail(_errors().config_same_argument(entry, value))
         return match["name"], (value, classes)
 
     def _boolean(self, key: str, value: object, *, from_ini: bool) -> bool:
@@ -186,7 +193,7 @@ class ProxyTypesConfig:
             return value
         if from_ini and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        self._fail(errors.config_expected_boolean(key, value))
+        self._fail(_errors().config_expected_boolean(key, value))
 
     def _entries(self, key: str, value: object, *, from_ini: bool) -> list[str]:
         """A list setting whose entries must each be present and listed once."""
@@ -200,13 +207,13 @@ class ProxyTypesConfig:
         elif isinstance(value, list) and all(isinstance(item, str) for item in value):
             parts = [item.strip() for item in value]
         else:
-            self._fail(errors.config_expected_list(key, value))
+            self._fail(_errors().config_expected_list(key, value))
         seen: set[str] = set()
         for part in parts:
             if not part:
-                self._fail(errors.config_empty_entry(key))
+                self._fail(_errors().config_empty_entry(key))
             if part in seen:
-                self._fail(errors.config_duplicate_entry(key, part))
+                self._fail(_errors().config_duplicate_entry(key, part))
             seen.add(part)
         return parts
 
@@ -215,12 +222,12 @@ class ProxyTypesConfig:
             return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return [item.strip() for item in value]
-        self._fail(errors.config_expected_list(key, value))
+        self._fail(_errors().config_expected_list(key, value))
 
     def _fail(self, problem: str) -> NoReturn:
         from proxy_types import ConfigurationError
 
-        raise ConfigurationError(errors.config_error_line(self.config_file, problem))
+        raise ConfigurationError(_errors().config_error_line(self.config_file, problem))
 
     # -- using --------------------------------------------------------------
 

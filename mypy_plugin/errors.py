@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import (
     CheckerPluginInterface,
@@ -17,54 +16,22 @@ from ._mypy_compat import AnyPluginInterface, current_path, error_code_enabled
 from .findings import Reason, Report
 from .number_table import table as _table
 
-CATEGORY = "proxy-types"
-
-PROXY_ISINSTANCE = ErrorCode(
-    "proxy-isinstance",
-    "isinstance/issubclass against static number classes may misclassify a dynamic number",
+from .codes import (  # noqa: E402  (re-exported: errors.PROXY_ISINSTANCE, ...)
+    ALL_CODES,
     CATEGORY,
-)
-PROXY_CONCRETIZE = ErrorCode(
-    "proxy-concretize",
-    "a dynamic number is implicitly turned into a static value (conversion, index, condition)",
-    CATEGORY,
-)
-PROXY_BASE = ErrorCode(
-    "proxy-base",
-    "a dynamic number class is made a static number by inheritance or ABC registration",
-    CATEGORY,
-)
-PROXY_CONFIG = ErrorCode(
-    "proxy-config",
-    "a dynamic_number_classes or migrate_classes entry of the [proxy_types] configuration "
-    "is not a class",
-    CATEGORY,
-)
-
-PROXY_CAST = ErrorCode(
-    "proxy-cast",
-    "typing.cast() of a possibly dynamic number to a static number type",
-    CATEGORY,
-)
-
-PROXY_INTERNAL = ErrorCode(
-    "proxy-internal",
-    "a check of the plugin failed on this code; its findings here may be missing",
-    CATEGORY,
-)
-
-PROXY_SPECIALIZE = ErrorCode(
-    "proxy-specialize",
-    "a dynamic number that guards (torch.SymInt, guarded_number_classes) is converted or "
-    "branched on: sound, but the program is specialized on its traced value",
-    CATEGORY,
-    default_enabled=False,  # guards are sound: users opt in with enable_error_code
-)
-
-ALL_CODES: tuple[ErrorCode, ...] = (
-    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE,
+    PROXY_BASE,
+    PROXY_CAST,
+    PROXY_CONCRETIZE,
+    PROXY_CONFIG,
     PROXY_INTERNAL,
+    PROXY_ISINSTANCE,
+    PROXY_SPECIALIZE,
 )
+
+__all__ = [
+    "ALL_CODES", "CATEGORY", "PROXY_BASE", "PROXY_CAST", "PROXY_CONCRETIZE", "PROXY_CONFIG",
+    "PROXY_INTERNAL", "PROXY_ISINSTANCE", "PROXY_SPECIALIZE",
+]
 
 
 def _short(fullname: str) -> str:

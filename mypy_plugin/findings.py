@@ -11,9 +11,6 @@ Nothing here imports mypy: the command line reads these records too.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 # -- what a report is about (``Report.kind``) --------------------------------
@@ -100,44 +97,6 @@ class Report:
         return data
 
 
-_collectors: list[list[Report]] = []
-# Files (absolute) whose cached errors mypy must not replay in this run.
-_recheck: set[str] = set()
-
-
-@contextmanager
-def collecting(recheck: Iterable[str] = ()) -> Iterator[list[Report]]:
-    """Keep every report emitted in this process until the block ends.
-
-    mypy replays the errors of a module it does not check again from its cache,
-    and a replayed error comes without its report.  ``recheck`` names files
-    (as mypy names them) whose cache mypy must find stale in this run.
-    """
-    reports: list[Report] = []
-    _collectors.append(reports)
-    _recheck.update(_normalized(path) for path in recheck)
-    try:
-        yield reports
-    finally:
-        _collectors.remove(reports)
-        if not _collectors:
-            _recheck.clear()
-
-
-def keep(report: Report) -> None:
-    """Hand ``report`` to every active collector (none: nothing is kept), once each."""
-    for reports in _collectors:
-        if report not in reports:
-            reports.append(report)
-
-
-def withdraw(report: Report) -> None:
-    """Take back a kept report (mypy's trial that made it was discarded)."""
-    for reports in _collectors:
-        if report in reports:
-            reports.remove(report)
-
-
 @dataclass(frozen=True)
 class PassedArgument:
     """A dynamic number passed where the callee's parameter names a static number type.
@@ -164,66 +123,22 @@ class PassedArgument:
     unsupported: str | None = None
 
 
-@dataclass
-class ArgumentRecords:
-    """What one collection of passed arguments holds."""
+# The collections live in collectors.py (no dataclass to build: a warm mypy run
+# asks for cache_data only); these names stay here for the command line.
+from .collectors import (  # noqa: E402
+    ArgumentRecords,
+    cache_data,
+    collecting,
+    collecting_arguments,
+    keep,
+    keep_argument,
+    note_checked_file,
+    recording_arguments,
+    withdraw,
+)
 
-    passed: list[PassedArgument] = field(default_factory=list)
-    #: Files whose calls the plugin saw in this run (the others' errors came from the cache).
-    checked_files: set[str] = field(default_factory=set)
-    _seen: set[PassedArgument] = field(default_factory=set)
-
-
-_argument_collectors: list[ArgumentRecords] = []
-
-
-@contextmanager
-def collecting_arguments() -> Iterator[ArgumentRecords]:
-    """Keep every :class:`PassedArgument` the plugin records until the block ends.
-
-    A plugin created inside the block records them (at a cost on every call, so
-    only ``fix`` asks).
-    """
-    records = ArgumentRecords()
-    _argument_collectors.append(records)
-    try:
-        yield records
-    finally:
-        _argument_collectors.remove(records)
-
-
-def recording_arguments() -> bool:
-    """True while somebody collects passed arguments."""
-    return bool(_argument_collectors)
-
-
-def note_checked_file(path: str) -> None:
-    """``path`` (as mypy names it) is being checked in this run."""
-    for records in _argument_collectors:
-        records.checked_files.add(_normalized(path))
-
-
-def keep_argument(passed: PassedArgument) -> None:
-    """Hand ``passed`` to every active argument collector, once each."""
-    for records in _argument_collectors:
-        if passed not in records._seen:
-            records._seen.add(passed)
-            records.passed.append(passed)
-
-
-def cache_data(path: str, is_check: bool, data: object) -> object:
-    """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
-
-    ``data`` (the settings) as a rule; when mypy validates the cache of a file
-    in the ``recheck`` set of a collection (``is_check``), something else, so
-    mypy finds it stale and checks the file again.  What is written stays
-    ``data``: the file's interface hash, and so its dependents' cache, stay valid.
-    """
-    if is_check and _recheck and _normalized(path) in _recheck:
-        return {"recheck": True}
-    return data
-
-
-def _normalized(path: str) -> str:
-    # mypy names a file as it was given, or relative to the working directory.
-    return os.path.abspath(path)
+__all__ = [
+    "ArgumentRecords", "PassedArgument", "Reason", "Report", "cache_data", "collecting",
+    "collecting_arguments", "keep", "keep_argument", "note_checked_file",
+    "recording_arguments", "withdraw",
+]

@@ -26,9 +26,8 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from . import _mypy_compat as compat
-from . import findings, reporting
-from .analysis.context import current_file
-from .analysis.imports import imports_of
+from . import codes as _codes  # noqa: F401  (registers the error codes with mypy at load)
+from . import collectors
 from .config import ProxyTypesConfig, is_installed_library
 from .gate import (
     RUNS_EVERYWHERE,
@@ -36,6 +35,7 @@ from .gate import (
     RUNS_WHERE_VISIBLE,
     ReportGate,
     Verdict,
+    VerdictName,
 )
 from .constants import (
     ABC_REGISTER_METHODS,
@@ -58,6 +58,7 @@ from .constants import (
 # use, through cached_property, because a warm run (everything cached) asks for no
 # hook. Measured: warm import and construction 3.6 -> 1.4 ms (docs/performance.md).
 if TYPE_CHECKING:
+    from .analysis.imports import MissingModules
     from .checks.bare_conditions import BareConditionChecker
     from .checks.casts import CastChecker
     from .checks.comparisons import BooleanContexts
@@ -72,6 +73,9 @@ _SINK_FUNCTIONS: frozenset[str] = (
 
 #: Every class name either type-analysis hook wants (casts.wants, bare_conditions.wants).
 _TYPE_HOOK_CLASSES: frozenset[str] = STATIC_NUMBER_CLASSES | frozenset(DYNAMIC_BOOL_CLASSES)
+
+#: Imported with the first hook (a warm run, which asks for none, never imports it).
+_REPORTING = f"{__package__}.reporting"
 
 _Ctx = TypeVar("_Ctx")
 _Result = TypeVar("_Result")
@@ -228,11 +232,8 @@ class ProxyTypesPlugin(Plugin):
         # Internal errors already reported: (check or lookup, exception and where it was
         # raised, file).
         self._internal_errors: set[tuple[str, str, str]] = set()
-        from .analysis.imports import MissingModules
-
-        self.missing_modules = MissingModules(self.dynamic_fullnames, options)
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
-        self.record_arguments = findings.recording_arguments()
+        self.record_arguments = collectors.recording_arguments()
         self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
@@ -253,6 +254,12 @@ class ProxyTypesPlugin(Plugin):
         wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
                                     self._unresolved_type_hook, self._lookup_failed)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)
+
+    @cached_property
+    def missing_modules(self) -> MissingModules:
+        from .analysis.imports import MissingModules
+
+        return MissingModules(self.dynamic_fullnames, self.options)
 
     @cached_property
     def dynamic(self) -> DynamicClasses:
@@ -297,14 +304,14 @@ class ProxyTypesPlugin(Plugin):
         if is_installed_library(ctx.path):
             return None
         # While the command line collects reports, modules with reports are rechecked.
-        return findings.cache_data(ctx.path, ctx.is_check, self._config_data)
+        return collectors.cache_data(ctx.path, ctx.is_check, self._config_data)
 
     # -- every hook runs through this ---------------------------------------
 
     def _guarded(self, check: str, body: Callable[[_Ctx], _Result],
                  default: Callable[[_Ctx], _Result],
-                 runs: frozenset[Verdict] = RUNS_WHERE_REPORTED,
-                 also: tuple[tuple[str, Callable[[_Ctx], object], frozenset[Verdict]], ...] = (),
+                 runs: frozenset[VerdictName] = RUNS_WHERE_REPORTED,
+                 also: tuple[tuple[str, Callable[[_Ctx], object], frozenset[VerdictName]], ...] = (),
                  ) -> Callable[[_Ctx], _Result]:
         """``body`` as a hook: an error in it becomes one proxy-internal report and mypy
         gets its own ``default`` answer (``PROXY_TYPES_DEBUG=1``: the error propagates).
@@ -315,6 +322,8 @@ class ProxyTypesPlugin(Plugin):
         trials, once before anything runs, and report modules defining dynamic
         classes that the module imports but mypy cannot find.
         """
+        from . import reporting
+
         parts = ((check, body, runs), *also)
         everywhere = all(part_runs == RUNS_EVERYWHERE for _, _, part_runs in parts)
 
@@ -358,7 +367,7 @@ class ProxyTypesPlugin(Plugin):
 
         return hook
 
-    def _analysis_verdict(self, api: Any) -> Verdict:
+    def _analysis_verdict(self, api: Any) -> VerdictName:
         """The gate's verdict for a semantic-analysis hook (its API is the analyzer or a
         type analyzer); REPORTED when the analyzer cannot be found (the check decides)."""
         semanal = api if isinstance(api, SemanticAnalyzer) else compat.semantic_analyzer_of(api)
@@ -413,8 +422,12 @@ class ProxyTypesPlugin(Plugin):
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports."""
-        if reporting.pending():
-            reporting.settle_module(file)
+        # Not imported yet (a warm run reports nothing): nothing to settle.
+        if _REPORTING in sys.modules:
+            from . import reporting
+
+            if reporting.pending():
+                reporting.settle_module(file)
         return set()
 
     # -- checker hooks ------------------------------------------------------
@@ -470,7 +483,7 @@ class ProxyTypesPlugin(Plugin):
 
         # Set-up reports where anything is shown; the check where reports are wanted;
         # migration mode's branch keeping (a type effect, no report) everywhere.
-        also: tuple[tuple[str, Callable[[FunctionContext], object], frozenset[Verdict]], ...] = (
+        also: tuple[tuple[str, Callable[[FunctionContext], object], frozenset[VerdictName]], ...] = (
             ("configuration", validate, RUNS_WHERE_VISIBLE),)
         if self.config.migrate_classes and name == "isinstance":
             also += (("migrate", keep_branches, RUNS_EVERYWHERE),)
@@ -688,6 +701,8 @@ class ProxyTypesPlugin(Plugin):
     # -- modules defining dynamic classes that mypy cannot find -------------
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
+        from .analysis.context import current_file
+
         tree = current_file(api)
         if tree is not None:
             self.missing_modules.report(api, tree, self.build_modules)
@@ -703,6 +718,8 @@ class ProxyTypesPlugin(Plugin):
         """
         if not self._configured_classes:
             return
+        from .analysis.context import current_file
+
         tree = current_file(api)
         if tree is None:
             return
@@ -717,6 +734,8 @@ class ProxyTypesPlugin(Plugin):
         from . import errors
 
         # Only modules this one imports: they are loaded in every worker (mypy -n).
+        from .analysis.imports import imports_of
+
         visible = imports_of(tree).modules | {tree.fullname}
         first_line = Context(line=1, column=0)
         config_file = self.config.config_file

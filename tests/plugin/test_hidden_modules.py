@@ -42,7 +42,7 @@ class RecordingPlugin(ProxyTypesPlugin):
 
         def record(ctx: FunctionSigContext) -> FunctionLike:
             verdict = self.gate.in_checker(ctx.api)
-            self.skipped[current_module(ctx.api)] = verdict is not Verdict.REPORTED
+            self.skipped[current_module(ctx.api)] = verdict != Verdict.REPORTED
             return real_hook(ctx)
 
         return record

@@ -1,0 +1,59 @@
+"""The plugin's error codes (pydantic's way: few codes, one emitter each, in errors.py).
+
+Creating an ``ErrorCode`` registers it with mypy, which must know the codes
+before it reads a file's inline ``# mypy: enable-error-code=...`` settings: the
+plugin's entry module imports this module at load, and nothing heavier.
+"""
+
+from __future__ import annotations
+
+from mypy.errorcodes import ErrorCode
+
+CATEGORY = "proxy-types"
+
+PROXY_ISINSTANCE = ErrorCode(
+    "proxy-isinstance",
+    "isinstance/issubclass against static number classes may misclassify a dynamic number",
+    CATEGORY,
+)
+PROXY_CONCRETIZE = ErrorCode(
+    "proxy-concretize",
+    "a dynamic number is implicitly turned into a static value (conversion, index, condition)",
+    CATEGORY,
+)
+PROXY_BASE = ErrorCode(
+    "proxy-base",
+    "a dynamic number class is made a static number by inheritance or ABC registration",
+    CATEGORY,
+)
+PROXY_CONFIG = ErrorCode(
+    "proxy-config",
+    "a dynamic_number_classes or migrate_classes entry of the [proxy_types] configuration "
+    "is not a class",
+    CATEGORY,
+)
+
+PROXY_CAST = ErrorCode(
+    "proxy-cast",
+    "typing.cast() of a possibly dynamic number to a static number type",
+    CATEGORY,
+)
+
+PROXY_INTERNAL = ErrorCode(
+    "proxy-internal",
+    "a check of the plugin failed on this code; its findings here may be missing",
+    CATEGORY,
+)
+
+PROXY_SPECIALIZE = ErrorCode(
+    "proxy-specialize",
+    "a dynamic number that guards (torch.SymInt, guarded_number_classes) is converted or "
+    "branched on: sound, but the program is specialized on its traced value",
+    CATEGORY,
+    default_enabled=False,  # guards are sound: users opt in with enable_error_code
+)
+
+ALL_CODES: tuple[ErrorCode, ...] = (
+    PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE,
+    PROXY_INTERNAL,
+)
