@@ -701,9 +701,7 @@ class ProxyTypesPlugin(Plugin):
     # -- modules defining dynamic classes that mypy cannot find -------------
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
-        from .analysis.context import current_file
-
-        tree = current_file(api)
+        tree = compat.checked_tree(api)  # asked at every checker hook: no import statement
         if tree is not None:
             self.missing_modules.report(api, tree, self.build_modules)
 
@@ -718,9 +716,7 @@ class ProxyTypesPlugin(Plugin):
         """
         if not self._configured_classes:
             return
-        from .analysis.context import current_file
-
-        tree = current_file(api)
+        tree = compat.checked_tree(api)
         if tree is None:
             return
         for report in self._configuration_reports(tree):
