@@ -17,21 +17,16 @@ from .findings import Reason, Report
 from .number_table import table as _table
 
 from .codes import (  # noqa: E402  (re-exported: errors.PROXY_ISINSTANCE, ...)
-    ALL_CODES,
-    CATEGORY,
-    PROXY_BASE,
-    PROXY_CAST,
-    PROXY_CONCRETIZE,
-    PROXY_CONFIG,
-    PROXY_INTERNAL,
-    PROXY_ISINSTANCE,
-    PROXY_SPECIALIZE,
+    ALL_CODES as ALL_CODES,
+    CATEGORY as CATEGORY,
+    PROXY_BASE as PROXY_BASE,
+    PROXY_CAST as PROXY_CAST,
+    PROXY_CONCRETIZE as PROXY_CONCRETIZE,
+    PROXY_CONFIG as PROXY_CONFIG,
+    PROXY_INTERNAL as PROXY_INTERNAL,
+    PROXY_ISINSTANCE as PROXY_ISINSTANCE,
+    PROXY_SPECIALIZE as PROXY_SPECIALIZE,
 )
-
-__all__ = [
-    "ALL_CODES", "CATEGORY", "PROXY_BASE", "PROXY_CAST", "PROXY_CONCRETIZE", "PROXY_CONFIG",
-    "PROXY_INTERNAL", "PROXY_ISINSTANCE", "PROXY_SPECIALIZE",
-]
 
 
 def _short(fullname: str) -> str:

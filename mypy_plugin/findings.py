@@ -126,19 +126,13 @@ class PassedArgument:
 # The collections live in collectors.py (no dataclass to build: a warm mypy run
 # asks for cache_data only); these names stay here for the command line.
 from .collectors import (  # noqa: E402
-    ArgumentRecords,
-    cache_data,
-    collecting,
-    collecting_arguments,
-    keep,
-    keep_argument,
-    note_checked_file,
-    recording_arguments,
-    withdraw,
+    ArgumentRecords as ArgumentRecords,
+    cache_data as cache_data,
+    collecting as collecting,
+    collecting_arguments as collecting_arguments,
+    keep as keep,
+    keep_argument as keep_argument,
+    note_checked_file as note_checked_file,
+    recording_arguments as recording_arguments,
+    withdraw as withdraw,
 )
-
-__all__ = [
-    "ArgumentRecords", "PassedArgument", "Reason", "Report", "cache_data", "collecting",
-    "collecting_arguments", "keep", "keep_argument", "note_checked_file",
-    "recording_arguments", "withdraw",
-]

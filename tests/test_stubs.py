@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from proxy_types import _table
+from tests.fresh_python import build_wheel
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = REPO / "tests" / "typecheck"
@@ -384,26 +385,6 @@ float(p)
 """
 
 
-def _build_wheel(out: Path) -> Path:
-    source = out / "src"
-    source.mkdir()
-    for name in ("setup.cfg", "setup.py", "pyproject.toml", "README.md"):
-        if (REPO / name).exists():
-            shutil.copy2(REPO / name, source / name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for package in ("proxy_types", "mypy_plugin", "stubs"):
-        shutil.copytree(REPO / package, source / package, ignore=ignore)
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet",
-         "--wheel-dir", str(out / "dist"), str(source)],
-        capture_output=True, text=True, check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    (wheel,) = (out / "dist").glob("proxy_types-*.whl")
-    return wheel
-
-
 def _mypy_in(venv_python: Path, cwd: Path) -> str:
     env = {k: v for k, v in os.environ.items() if k != "MYPYPATH"}
     result = subprocess.run(
@@ -420,7 +401,7 @@ def _venv_python(venv: Path) -> Path:
 
 
 def test_installed_wheel_provides_the_stubs(tmp_path: Path) -> None:
-    wheel = _build_wheel(tmp_path)
+    wheel = build_wheel(tmp_path)
     stub_files = {name for name in zipfile.ZipFile(wheel).namelist() if name.startswith("proxy_types-stubs/")}
     assert {f"proxy_types-stubs/{path.name}" for path in STUBS.glob("*.pyi")} <= stub_files
 
@@ -466,7 +447,7 @@ def test_runtime_works_where_mypy_is_not_installed(tmp_path: Path) -> None:
     """``pip install proxy-types`` gives the runtime with typing_extensions alone."""
     import typing_extensions
 
-    wheel = _build_wheel(tmp_path)
+    wheel = build_wheel(tmp_path)
     (metadata,) = [name for name in zipfile.ZipFile(wheel).namelist() if name.endswith("METADATA")]
     requires = [line.split(":", 1)[1].strip()
                 for line in zipfile.ZipFile(wheel).read(metadata).decode().splitlines()

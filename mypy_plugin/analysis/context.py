@@ -11,9 +11,3 @@ from .. import _mypy_compat as compat
 def current_file(api: CheckerPluginInterface) -> MypyFile | None:
     """The module being checked (mypy's TypeChecker keeps it as ``tree``)."""
     return compat.checked_tree(api)
-
-
-def current_module(api: CheckerPluginInterface) -> str:
-    """Fully qualified name of the module being checked, "" if unknown."""
-    tree = current_file(api)
-    return tree.fullname if tree is not None else ""

@@ -18,7 +18,7 @@ from mypy.types import FunctionLike
 
 from mypy import api
 
-from mypy_plugin.analysis.context import current_module
+from mypy_plugin import _mypy_compat as compat
 from mypy_plugin.gate import Verdict
 from mypy_plugin.main import ProxyTypesPlugin
 
@@ -42,7 +42,8 @@ class RecordingPlugin(ProxyTypesPlugin):
 
         def record(ctx: FunctionSigContext) -> FunctionLike:
             verdict = self.gate.in_checker(ctx.api)
-            self.skipped[current_module(ctx.api)] = verdict != Verdict.REPORTED
+            tree = compat.checked_tree(ctx.api)
+            self.skipped[tree.fullname if tree is not None else ""] = verdict != Verdict.REPORTED
             return real_hook(ctx)
 
         return record

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import configparser
-import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -15,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.fresh_python import build_wheel
 
 pytest_plugins = ("pytester",)
 
@@ -207,21 +207,7 @@ def test_setup_cfg_registers_the_plugin_for_pytest() -> None:
 
 def test_the_installed_wheel_loads_the_plugin_and_the_command(tmp_path: Path) -> None:
     """Built and installed for real: pytest finds the plugin through its entry point."""
-    source = tmp_path / "src"
-    source.mkdir()
-    for name in ("setup.cfg", "pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, source / name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for package in ("proxy_types", "mypy_plugin", "stubs"):
-        shutil.copytree(REPO / package, source / package, ignore=ignore)
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet",
-         "--wheel-dir", str(tmp_path / "dist"), str(source)],
-        capture_output=True, text=True, check=False, timeout=600,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    (wheel,) = (tmp_path / "dist").glob("proxy_types-*.whl")
+    wheel = build_wheel(tmp_path)
     entry_points = zipfile.ZipFile(wheel).read(
         "proxy_types-0.1.0.dist-info/entry_points.txt").decode()
     assert "[pytest11]\nproxy_types = proxy_types._pytest_plugin" in entry_points
