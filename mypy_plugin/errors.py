@@ -178,6 +178,21 @@ def code_of(outcome: str) -> str | None:
     return _table.finding_code(outcome)
 
 
+def shown_code(api: AnyPluginInterface, outcome: str) -> str | None:
+    """Like :func:`code_of`, but None also where mypy would drop the report: its code is
+    off by default (proxy-specialize) and not enabled for the module being checked.
+
+    Lets a check skip the costlier questions it asks only to hold a report back.
+    """
+    name = _table.finding_code(outcome)
+    if name is None:
+        return None
+    code = _CODES[name]
+    if not code.default_enabled and not error_code_enabled(api, code):
+        return None
+    return name
+
+
 # -- the reports, one function per kind ----------------------------------------
 
 

@@ -56,7 +56,7 @@ class ReportGate:
         # The checker asks at every hook call, nearly always in the module it asked about last.
         self._checked_tree: MypyFile | None = None
         self._checked_verdict: VerdictName = Verdict.REPORTED
-        self._analyzed: dict[tuple[str, str], VerdictName] = {}
+        self._analyzed: dict[tuple[str, str], tuple[MypyFile | None, VerdictName]] = {}
         self._semanal: SemanticAnalyzer | None = None
         self._analyzed_tree: MypyFile | None = None
         self._analyzed_reported = True
@@ -88,10 +88,16 @@ class ReportGate:
         module = semanal.cur_mod_id
         tree = compat.analyzed_module(semanal)
         key = (module, tree.path if tree is not None else "")  # a daemon may see a module move
-        verdict = self._analyzed.get(key)
-        if verdict is None:
-            hidden = semanal.is_stub_file or is_installed_library(key[1])
-            verdict = self._analyzed[key] = self.decide(module, hidden=hidden)
+        known = self._analyzed.get(key)
+        # A daemon's new parse (a new tree) may change how mypy treats the file's errors.
+        if known is not None and known[0] is tree:
+            return known[1]
+        # mypy marks the files whose errors it discards (follow_imports = silent,
+        # ignore_errors) when it parses them, before this analysis.
+        hidden = semanal.is_stub_file or is_installed_library(key[1]) or (
+            compat.file_hidden(compat.errors_of(semanal), key[1]))
+        verdict = self.decide(module, hidden=hidden)
+        self._analyzed[key] = (tree, verdict)
         return verdict
 
     @property

@@ -235,6 +235,8 @@ class ProxyTypesPlugin(Plugin):
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
         self._analyzing_unresolved = False
+        #: The checked module whose missing imports were reported last.
+        self._missing_modules_tree: MypyFile | None = None
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
         # hash goes in too.  Plain mypy relies on report_config_data for settings
@@ -326,12 +328,14 @@ class ProxyTypesPlugin(Plugin):
 
         parts = ((check, body, runs), *also)
         everywhere = all(part_runs == RUNS_EVERYWHERE for _, _, part_runs in parts)
+        runs_somewhere = frozenset().union(*(part_runs for _, _, part_runs in parts))
 
         def hook(ctx: _Ctx) -> _Result:
             api = getattr(ctx, "api")
             answer: _Result | None = None
+            checker = isinstance(api, CheckerPluginInterface)
             try:
-                if not isinstance(api, CheckerPluginInterface):
+                if not checker:
                     verdict = Verdict.REPORTED if everywhere else self._analysis_verdict(api)
                 else:
                     if reporting.pending():
@@ -343,6 +347,9 @@ class ProxyTypesPlugin(Plugin):
                 if self.debug:
                     raise
                 self._internal_error(api, _context_of(ctx), check, error)
+                return default(ctx)
+            if verdict not in runs_somewhere:
+                # No part runs (torch's own code, mostly): nothing can be reported.
                 return default(ctx)
             start = reporting.mark()
             for name, part, part_runs in parts:
@@ -356,7 +363,7 @@ class ProxyTypesPlugin(Plugin):
                     if self.debug:
                         raise
                     self._internal_error(api, _context_of(ctx), name, error)
-            if isinstance(api, CheckerPluginInterface):
+            if checker:
                 try:  # after every part: a part may rewrite a type another one reported on
                     reporting.hook_done(start)
                 except Exception as error:
@@ -702,8 +709,11 @@ class ProxyTypesPlugin(Plugin):
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
         tree = compat.checked_tree(api)  # asked at every checker hook: no import statement
-        if tree is not None:
+        # Nearly always the module asked about last, whose imports are reported already.
+        if tree is not None and tree is not self._missing_modules_tree:
             self.missing_modules.report(api, tree, self.build_modules)
+            if self.build_modules is not None:
+                self._missing_modules_tree = tree
 
     # -- configuration ------------------------------------------------------
 

@@ -107,7 +107,9 @@ class DecidedWalk:
         if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, ClassDef)):
             return known  # walked on its own when mypy checks it
         self._tested.update(_truth_tested(node))
-        changed = _assigned_names(node)
+        # Names the statement may rebind, worked out only when a guard is known: a
+        # walk of everything inside, for each statement at every depth.
+        changed = _Assigned(node)
         if isinstance(node, IfStmt):
             after_test = self._expression(node.expr[0], known, certain=True)
             for test in node.expr[1:]:
@@ -241,7 +243,9 @@ def scripting_only_lines(function: FuncDef) -> list[tuple[int, int]]:
     ``if torch.jit.is_scripting():`` and the ``else`` of ``if not ...``.  In Python
     (eager, make_fx, torch.compile) ``is_scripting()`` returns False."""
     ranges: list[tuple[int, int]] = []
-    for node in walk(function.body, lambda n: not isinstance(n, (FuncDef, ClassDef))):
+    # Statements only: an `if` is never inside an expression (a lambda's body is one
+    # expression), and expressions are most of a function's nodes.
+    for node in walk(function.body, _enters_statements):
         if not isinstance(node, IfStmt) or len(node.expr) != 1:
             continue
         test, negated = node.expr[0], False
@@ -255,6 +259,12 @@ def scripting_only_lines(function: FuncDef) -> list[tuple[int, int]]:
             ranges.append((branch.body[0].line,
                            max(part.end_line or part.line for part in branch.body)))
     return ranges
+
+
+def _enters_statements(node: Node) -> bool:
+    """A ``descend`` for :func:`walk`: blocks and statements, but not nested functions
+    or classes (checked on their own) nor expressions."""
+    return isinstance(node, (Block, Statement)) and not isinstance(node, (FuncDef, ClassDef))
 
 
 def _only_raises(block: Block) -> bool:
@@ -298,7 +308,23 @@ def _assigned_names(node: Statement) -> set[str]:
     return names
 
 
-def _forget(known: Known, names: set[str]) -> Known:
+class _Assigned:
+    """The names a statement may bind, found on first use (:func:`_assigned_names`)."""
+
+    def __init__(self, node: Statement) -> None:
+        self.node = node
+        self._names: set[str] | None = None
+
+    def names(self) -> set[str]:
+        if self._names is None:
+            self._names = _assigned_names(self.node)
+        return self._names
+
+
+def _forget(known: Known, assigned: _Assigned) -> Known:
+    if not known:
+        return known
+    names = assigned.names()
     if not names:
         return known
     return frozenset(key for key in known if key[1] not in names)

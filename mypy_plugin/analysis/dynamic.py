@@ -358,6 +358,8 @@ class _Site:
             return False
         if flow.symbolic_shapes:
             return True
+        if not flow.traces_functions:
+            return False  # no source a flow can start from: no need for the facts
         facts = self.facts
         return facts is not None and facts.traced
 

@@ -157,6 +157,10 @@ def check_comparison(
         return
     if guards_only_a_range(comparison, found):
         return
+    # A comparison's result stands for a bool, whatever the operands are.
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.shown_code(ctx.api, outcome) is None:
+        return  # first: the walks below only hold back a report nobody would see
     if comparison is not None and found.kind in GUARDING_KINDS \
             and repeats_a_guard(ctx.api, dynamic, comparison):
         return  # the guard an earlier `p == 1` installed answers this one
@@ -164,10 +168,6 @@ def check_comparison(
             and is_requirement(ctx.api, dynamic, comparison):
         # `if two != 2: raise`: where it passes, the value is 2 anyway;
         # `torch._check(n != 0)`: where it passes, a Ne guard, which pins nothing
-        return
-    # A comparison's result stands for a bool, whatever the operands are.
-    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
-    if errors.code_of(outcome) is None:
         return
     if contexts.is_tested(tree, ctx.context):
         errors.dynamic_condition(ctx.api, ctx.context, found.name, outcome=outcome,

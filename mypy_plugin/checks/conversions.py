@@ -54,13 +54,14 @@ def check_conversion(
             python_type = python_type_of_value(
                 expression_type(ctx.api, _converted_part(ctx, actual, dynamic)), dynamic)
             outcome = outcome_of(table_operation, found, python_type, format_spec=format_spec)
+            if errors.shown_code(ctx.api, outcome) is None:
+                continue  # before the walk below, which only holds back reports
             if found.kind in GUARDING_KINDS and isinstance(ctx.context, Expression) \
                     and repeats_a_guard(ctx.api, dynamic, ctx.context):
                 continue  # a second `int(s)`: the first one's guard answers it
-            if errors.code_of(outcome) is not None:
-                context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
-                errors.implicit_conversion(ctx.api, context, operation, found.name,
-                                           outcome=outcome, reason=found.reason)
+            context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
+            errors.implicit_conversion(ctx.api, context, operation, found.name,
+                                       outcome=outcome, reason=found.reason)
     return signature
 
 
