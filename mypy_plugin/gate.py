@@ -54,7 +54,8 @@ class ReportGate:
     def __init__(self, config: ProxyTypesConfig) -> None:
         self.config = config
         # The checker asks at every hook call, nearly always in the module it asked about last.
-        self._checked_tree: MypyFile | None = None
+        #: The module of the checker's last question (read by the routing layer).
+        self.checked_tree: MypyFile | None = None
         self._checked_verdict: VerdictName = Verdict.REPORTED
         self._analyzed: dict[tuple[str, str], tuple[MypyFile | None, VerdictName]] = {}
         self._semanal: SemanticAnalyzer | None = None
@@ -77,9 +78,9 @@ class ReportGate:
         # Speed trick: a decision costs 9 us (exempt_modules patterns); thunder asks 19,042
         # times, nearly always in the module asked about last (a daemon's recheck makes
         # a new tree). Measured: about 0.17 s a cold thunder run.
-        if tree is not self._checked_tree:
+        if tree is not self.checked_tree:
             self._checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
-            self._checked_tree = tree
+            self.checked_tree = tree
         return self._checked_verdict
 
     def in_analyzer(self, semanal: SemanticAnalyzer) -> VerdictName:

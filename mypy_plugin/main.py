@@ -330,6 +330,11 @@ class ProxyTypesPlugin(Plugin):
         everywhere = all(part_runs == RUNS_EVERYWHERE for _, _, part_runs in parts)
         runs_somewhere = frozenset().union(*(part_runs for _, _, part_runs in parts))
 
+        # Speed trick: each hook call asks only what it must, through no more calls
+        # than needed (27,000 calls a cold thunder run, 10,000 in torch's own code).
+        provisional = reporting.provisional
+        gate = self.gate
+
         def hook(ctx: _Ctx) -> _Result:
             api = getattr(ctx, "api")
             answer: _Result | None = None
@@ -338,10 +343,11 @@ class ProxyTypesPlugin(Plugin):
                 if not checker:
                     verdict = Verdict.REPORTED if everywhere else self._analysis_verdict(api)
                 else:
-                    if reporting.pending():
+                    if provisional:
                         reporting.settle_at_hook(api)
-                    verdict = self.gate.in_checker(api)
-                    if verdict in RUNS_WHERE_VISIBLE:
+                    verdict = gate.in_checker(api)
+                    if verdict in RUNS_WHERE_VISIBLE \
+                            and gate.checked_tree is not self._missing_modules_tree:
                         self._report_missing_modules(api)
             except Exception as error:
                 if self.debug:
@@ -351,7 +357,7 @@ class ProxyTypesPlugin(Plugin):
             if verdict not in runs_somewhere:
                 # No part runs (torch's own code, mostly): nothing can be reported.
                 return default(ctx)
-            start = reporting.mark()
+            start = len(provisional)
             for name, part, part_runs in parts:
                 if verdict not in part_runs:
                     continue
@@ -363,7 +369,7 @@ class ProxyTypesPlugin(Plugin):
                     if self.debug:
                         raise
                     self._internal_error(api, _context_of(ctx), name, error)
-            if checker:
+            if checker and len(provisional) > start:
                 try:  # after every part: a part may rewrite a type another one reported on
                     reporting.hook_done(start)
                 except Exception as error:

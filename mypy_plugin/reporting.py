@@ -60,7 +60,9 @@ class _Provisional:
 #: (A report on a `# type: ignore` line is never recorded: mypy marks the comment
 #: used each time it is reported again.)
 _recorded: dict[tuple[str, int, int, str, str], ErrorInfo] = {}
-_provisional: list[_Provisional] = []
+#: The reports waiting to be settled, oldest first.  Never rebound (changed in
+#: place), so the routing layer keeps a reference and tests it at every hook call.
+provisional: list[_Provisional] = []
 
 
 def deliver(api: compat.AnyPluginInterface, context: Context, report: Report,
@@ -85,9 +87,9 @@ def deliver(api: compat.AnyPluginInterface, context: Context, report: Report,
     if maps is None:
         return
     if in_trial:
-        _provisional.append(_Provisional(api, errors, report, info, _evidence(maps, context)))
-    elif _provisional:  # made outside any trial: kept whatever the trials did
-        _provisional.append(_Provisional(api, errors, report, info, ()))
+        provisional.append(_Provisional(api, errors, report, info, _evidence(maps, context)))
+    elif provisional:  # made outside any trial: kept whatever the trials did
+        provisional.append(_Provisional(api, errors, report, info, ()))
 
 
 def _key(report: Report) -> tuple[str, int, int, str, str]:
@@ -119,12 +121,7 @@ def _evidence(maps: list[dict[Expression, Type]],
 
 def pending() -> bool:
     """True while some report waits to be settled."""
-    return bool(_provisional)
-
-
-def mark() -> int:
-    """Where the records of a hook about to run will start."""
-    return len(_provisional)
+    return bool(provisional)
 
 
 def hook_done(start: int) -> None:
@@ -133,7 +130,7 @@ def hook_done(start: int) -> None:
     A hook may rewrite the type it reported on (migration mode widens the class
     operand of an isinstance check); mypy keeps the rewritten type.
     """
-    for record in _provisional[start:]:
+    for record in provisional[start:]:
         maps = compat.type_maps(record.checker)
         if maps is not None and record.evidence:
             record.evidence = tuple(
@@ -159,14 +156,14 @@ def settle_at_hook(api: CheckerPluginInterface) -> None:
     maps = compat.type_maps(api)
     if maps is None or len(maps) > 1 or compat.trial_depth(compat.errors_of(api)):
         return
-    _settle([record for record in _provisional if record.checker is api], maps[0])
+    _settle([record for record in provisional if record.checker is api], maps[0])
     if not compat.AVAILABLE["end-of-module confirmation"]:
-        _provisional.clear()
+        provisional.clear()
 
 
 def settle_module(tree: MypyFile) -> None:
     """Settle every provisional report of module ``tree``: mypy has finished checking it."""
-    mine = [record for record in _provisional if compat.checked_tree(record.checker) is tree]
+    mine = [record for record in provisional if compat.checked_tree(record.checker) is tree]
     if not mine:
         return
     maps = compat.type_maps(mine[0].checker)
@@ -174,7 +171,7 @@ def settle_module(tree: MypyFile) -> None:
         _settle(mine, maps[0])
     file = mine[0].report.file
     left = {id(record) for record in mine}
-    _provisional[:] = [record for record in _provisional if id(record) not in left]
+    provisional[:] = [record for record in provisional if id(record) not in left]
     for key in [key for key in _recorded if key[0] == file]:
         del _recorded[key]  # mypy shows the module's errors next; a later run starts afresh
 
@@ -188,7 +185,7 @@ def _settle(records: list[_Provisional], module_types: dict[Expression, Type]) -
         kept[key] = kept.get(key, False) or record.kept(module_types)
         first.setdefault(key, record)
     settled = {id(record) for record in records}
-    _provisional[:] = [record for record in _provisional if id(record) not in settled]
+    provisional[:] = [record for record in provisional if id(record) not in settled]
     for key, record in first.items():
         if kept[key]:
             continue
