@@ -178,6 +178,12 @@ def code_of(outcome: str) -> str | None:
     return _table.finding_code(outcome)
 
 
+def code_shown(api: AnyPluginInterface, name: str) -> bool:
+    """Whether mypy would show a report under code ``name`` in the module being checked."""
+    code = _CODES[name]
+    return code.default_enabled or error_code_enabled(api, code)
+
+
 def shown_code(api: AnyPluginInterface, outcome: str) -> str | None:
     """Like :func:`code_of`, but None also where mypy would drop the report: its code is
     off by default (proxy-specialize) and not enabled for the module being checked.
@@ -185,12 +191,7 @@ def shown_code(api: AnyPluginInterface, outcome: str) -> str | None:
     Lets a check skip the costlier questions it asks only to hold a report back.
     """
     name = _table.finding_code(outcome)
-    if name is None:
-        return None
-    code = _CODES[name]
-    if not code.default_enabled and not error_code_enabled(api, code):
-        return None
-    return name
+    return name if name is not None and code_shown(api, name) else None
 
 
 # -- the reports, one function per kind ----------------------------------------

@@ -212,6 +212,7 @@ def dynamic_in_expression(
     check: Expression | None = None,
     lookup: Callable[[Expression], Type | None] | None = None,
     presumes_number: bool = True,
+    follow_flows: bool = True,
 ) -> Dynamic | None:
     """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
@@ -238,12 +239,15 @@ def dynamic_in_expression(
     nothing has shown to be a number.
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
+    ``follow_flows=False`` leaves the flow source out (a check that would drop
+    whatever it finds there).
     """
     if expr is not None and dynamic.literals_static and _is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
-            found = dynamic_in_expression(api, part, dynamic, lookup=lookup) \
+            found = dynamic_in_expression(api, part, dynamic, lookup=lookup,
+                                          follow_flows=follow_flows) \
                 if part is not None else None
             if found is not None:
                 return found
@@ -257,7 +261,7 @@ def dynamic_in_expression(
     for typ in types if found is None and presumes_number else ():
         found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where,
                                                complete=not site.analyzing)
-    if found is None and expr is not None and site.flow_possible:
+    if found is None and expr is not None and follow_flows and site.flow_possible:
         flow = site.evaluator.value(expr, items_too=check is not None)
         if flow is STATIC:
             return None

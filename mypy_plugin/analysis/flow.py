@@ -275,6 +275,10 @@ class FlowAnalysis:
         self._configured_name = configured[0].rpartition(".")[2] if configured else ""
         guarded = bool(configured) and all(name in dynamic.guarded for name in configured)
         self._configured_kind = "guarded" if guarded else "silent"
+        #: The kinds (``Dynamic.kind``) of the dynamic numbers flows may find.
+        self.kinds = frozenset(
+            ([self._configured_kind if configured else "torch"] if self.traces_functions else [])
+            + (["torch"] if self.symbolic_shapes else []))
         # module -> (its tree, facts per function); a new tree (a re-check) starts afresh
         self._facts: dict[str, tuple[MypyFile, dict[FuncDef, FunctionFacts]]] = {}
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}

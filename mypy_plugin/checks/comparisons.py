@@ -48,7 +48,7 @@ from ..analysis.dynamic import (
 from ..analysis.walk import everywhere, line_range, walk
 from ..constants import TRUTH_TEST_OPERATION
 from ..findings import Reason
-from .severity import outcome_of
+from .severity import flows_may_be_reported, outcome_of
 
 Span = tuple[int, int, int, int]
 
@@ -152,7 +152,9 @@ def check_comparison(
         return
     operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
     comparison = ctx.context if isinstance(ctx.context, Expression) else None
-    found = dynamic_in_expression(ctx.api, comparison, dynamic, types=operands)
+    found = dynamic_in_expression(
+        ctx.api, comparison, dynamic, types=operands,
+        follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic))
     if found is None:
         return
     if guards_only_a_range(comparison, found):

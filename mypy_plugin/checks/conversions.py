@@ -17,7 +17,7 @@ from ..analysis.dynamic import (
 from ..constants import FORMAT_OPERATION
 from ..number_table import table as _table
 from .comparisons import GUARDING_KINDS, guards_only_a_range
-from .severity import outcome_of, python_type_of_value
+from .severity import flows_may_be_reported, outcome_of, python_type_of_value
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
 _TRUTH_TESTS = frozenset({"bool()", "operator.truth()", "operator.not_()"})
@@ -42,12 +42,15 @@ def check_conversion(
     converts = _table.conversion(table_operation)
     format_spec = converts is not None and converts.dunder == FORMAT_OPERATION and (
         _has_format_spec(ctx))
+    follow_flows = flows_may_be_reported(ctx.api, table_operation, dynamic,
+                                         format_spec=format_spec)
     for formal, actuals in enumerate(ctx.args):
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic,
-                                          presumes_number=operation not in _TRUTH_TESTS)
+                                          presumes_number=operation not in _TRUTH_TESTS,
+                                          follow_flows=follow_flows)
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition

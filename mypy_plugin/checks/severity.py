@@ -7,13 +7,15 @@ symbolic or only names the value; ``errors.code_of`` turns that into the code.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mypy.nodes import Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Instance, ProperType, Type
 
 from ..analysis.dynamic import Dynamic, DynamicClasses, expression_type, first_in_members
 from ..constants import DYNAMIC_PYTHON_TYPES, STATIC_BUILTIN_TYPES
-from ..errors import code_of
+from ..errors import code_of, code_shown
 from ..number_table import table as _table
 from .isinstance_calls import python_type_of
 
@@ -42,6 +44,37 @@ def python_type_of_value(typ: Type, dynamic: DynamicClasses) -> str:
         return None
 
     return first_in_members(typ, of_dynamic) or first_in_members(typ, of_static) or "number"
+
+
+def flows_may_be_reported(api: CheckerPluginInterface, operation: str, dynamic: DynamicClasses,
+                          *, format_spec: bool = False) -> bool:
+    """False if ``operation`` on a value found by flow (a traced parameter, a tensor
+    size) could only have outcomes whose reports mypy would drop here: then a check
+    need not follow flows, the costliest source (torch's conversions and conditions
+    only specialize, and proxy-specialize is off by default)."""
+    flow = dynamic.flow
+    if flow is None or not flow.kinds:
+        return False
+    if _table.conversion(operation) is None:
+        return True  # not in the table: the check itself decides
+    return any(code_shown(api, code)
+               for code in _flow_codes(operation, flow.kinds, format_spec))
+
+
+@lru_cache(maxsize=None)
+def _flow_codes(operation: str, kinds: frozenset[str], format_spec: bool) -> frozenset[str]:
+    """The codes of every outcome ``operation`` may have on a flow of one of ``kinds``."""
+    codes: set[str] = set()
+    for kind in kinds:
+        for python_type in (*_table.TORCH_PYTHON_TYPES, "complex", "number"):
+            try:
+                outcome = _table.outcome(operation, kind, python_type, format_spec=format_spec)
+            except ValueError:  # no class of this kind stands for the type
+                continue
+            code = code_of(outcome)
+            if code is not None:
+                codes.add(code)
+    return frozenset(codes)
 
 
 def outcome_of(
