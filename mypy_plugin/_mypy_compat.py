@@ -228,6 +228,11 @@ def import_skipped(options: Options, module: str) -> bool:
     return options.clone_for_module(module).follow_imports == "skip"
 
 
+#: The checker's attribute holding its module (``TypeChecker.tree``); None without it.
+#: For the routing layer, which asks at every hook call and saves the call below.
+CHECKED_TREE_ATTRIBUTE: str | None = "tree" if AVAILABLE["module of the checked call"] else None
+
+
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:
     """The module the checker is in (``TypeChecker.tree``), or None without the feature."""
     if not AVAILABLE["module of the checked call"]:
@@ -279,9 +284,13 @@ def analyzer_modules(semanal: SemanticAnalyzer) -> dict[str, MypyFile]:
     return modules
 
 
+#: The semantic analyzer's attribute holding its module (unset before the first).
+ANALYZED_MODULE_ATTRIBUTE = "cur_mod_node"
+
+
 def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:
     """The module the semantic analyzer is in (``cur_mod_node``; unset before the first)."""
-    tree: MypyFile | None = getattr(semanal, "cur_mod_node", None)
+    tree: MypyFile | None = getattr(semanal, ANALYZED_MODULE_ATTRIBUTE, None)
     return tree
 
 

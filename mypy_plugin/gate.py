@@ -56,9 +56,14 @@ class ReportGate:
         # The checker asks at every hook call, nearly always in the module it asked about last.
         #: The module of the checker's last question (read by the routing layer).
         self.checked_tree: MypyFile | None = None
-        self._checked_verdict: VerdictName = Verdict.REPORTED
+        #: The verdict for ``checked_tree`` (read by the routing layer too).
+        self.checked_verdict: VerdictName = Verdict.REPORTED
         self._analyzed: dict[tuple[str, str], tuple[MypyFile | None, VerdictName]] = {}
-        self._semanal: SemanticAnalyzer | None = None
+        #: The semantic analyzer the last analysis hook ran in (one for a whole build).
+        self.analyzer: SemanticAnalyzer | None = None
+        #: The module the analyzer was last found in if it gets no reports, else None:
+        #: the type-analysis lookup answers None there without asking (main.py).
+        self.unreported_tree: MypyFile | None = None
         self._analyzed_tree: MypyFile | None = None
         self._analyzed_reported = True
 
@@ -72,20 +77,21 @@ class ReportGate:
 
     def in_checker(self, api: CheckerPluginInterface) -> VerdictName:
         """The verdict for the module mypy's type checker is in."""
-        tree = compat.checked_tree(api)
+        attribute = compat.CHECKED_TREE_ATTRIBUTE  # compat.checked_tree, without a call
+        tree: MypyFile | None = getattr(api, attribute, None) if attribute else None
         if tree is None:  # a mypy without TypeChecker.tree: decided at each call
             return self.decide("", hidden=compat.reports_hidden(api))
         # Speed trick: a decision costs 9 us (exempt_modules patterns); thunder asks 19,042
         # times, nearly always in the module asked about last (a daemon's recheck makes
         # a new tree). Measured: about 0.17 s a cold thunder run.
         if tree is not self.checked_tree:
-            self._checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
+            self.checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
             self.checked_tree = tree
-        return self._checked_verdict
+        return self.checked_verdict
 
     def in_analyzer(self, semanal: SemanticAnalyzer) -> VerdictName:
         """The verdict for the module mypy's semantic analyzer is in."""
-        self._semanal = semanal
+        self.analyzer = semanal
         module = semanal.cur_mod_id
         tree = compat.analyzed_module(semanal)
         key = (module, tree.path if tree is not None else "")  # a daemon may see a module move
@@ -101,20 +107,18 @@ class ReportGate:
         self._analyzed[key] = (tree, verdict)
         return verdict
 
-    @property
-    def analyzer(self) -> SemanticAnalyzer | None:
-        """The semantic analyzer the last analysis hook ran in (one for a whole build)."""
-        return self._semanal
-
     def current_analysis_reported(self) -> bool:
         """True unless the module the remembered analyzer is in gets no reports.
 
         True when unknown (no analyzer seen yet, or between modules): the hook
         is then handed out and gated when it runs.
         """
-        semanal = self._semanal
-        tree = compat.analyzed_module(semanal) if semanal is not None else None
-        if semanal is None or tree is None:
+        semanal = self.analyzer
+        if semanal is None:
+            return True
+        # compat.analyzed_module without a call: asked for every number annotation
+        tree: MypyFile | None = getattr(semanal, compat.ANALYZED_MODULE_ATTRIBUTE, None)
+        if tree is None:
             return True
         # Speed trick: asked ~35k times a cold torch-refs run, nearly always in the module
         # asked about last. Measured: 35,004 questions, 2,209 answers worked out; 0.37
@@ -122,4 +126,5 @@ class ReportGate:
         if tree is not self._analyzed_tree:
             self._analyzed_reported = self.in_analyzer(semanal) == Verdict.REPORTED
             self._analyzed_tree = tree
+            self.unreported_tree = None if self._analyzed_reported else tree
         return self._analyzed_reported

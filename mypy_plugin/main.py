@@ -147,15 +147,24 @@ class _NoneForOtherNames(dict[str, Any]):
     """
 
     def __init__(self, lookup: Callable[[str], Any], wanted: frozenset[str],
-                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None]) -> None:
+                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None],
+                 gate: ReportGate) -> None:
         super().__init__()
         self.lookup = lookup
         self.wanted = wanted
         self.other = other
         self.failed = failed
+        self.gate = gate
 
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
+            # Torch's and typeshed's annotations, nearly all of them (41,000 on thunder):
+            # the module the analyzer is in gets no reports, answered without a call.
+            gate = self.gate
+            unreported = gate.unreported_tree
+            if unreported is not None and gate.analyzer is not None and unreported is getattr(
+                    gate.analyzer, compat.ANALYZED_MODULE_ATTRIBUTE, None):
+                return None
             try:
                 return self.lookup(fullname)
             except Exception as error:
@@ -254,7 +263,7 @@ class ProxyTypesPlugin(Plugin):
             setattr(self, name,
                     _AnswersByName(getattr(self, name), name, self._lookup_failed).__getitem__)
         wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
-                                    self._unresolved_type_hook, self._lookup_failed)
+                                    self._unresolved_type_hook, self._lookup_failed, self.gate)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)
 
     @cached_property
@@ -334,6 +343,7 @@ class ProxyTypesPlugin(Plugin):
         # than needed (27,000 calls a cold thunder run, 10,000 in torch's own code).
         provisional = reporting.provisional
         gate = self.gate
+        tree_attribute = compat.CHECKED_TREE_ATTRIBUTE or "-"  # "-": no such attribute
 
         def hook(ctx: _Ctx) -> _Result:
             api = getattr(ctx, "api")
@@ -345,7 +355,10 @@ class ProxyTypesPlugin(Plugin):
                 else:
                     if provisional:
                         reporting.settle_at_hook(api)
-                    verdict = gate.in_checker(api)
+                    tree = getattr(api, tree_attribute, None)
+                    # gate.in_checker(api), its usual answer read without a call
+                    verdict = gate.checked_verdict if tree is not None \
+                        and tree is gate.checked_tree else gate.in_checker(api)
                     if verdict in RUNS_WHERE_VISIBLE \
                             and gate.checked_tree is not self._missing_modules_tree:
                         self._report_missing_modules(api)

@@ -75,12 +75,26 @@ class MissingModules:
         self.packages = frozenset(name.partition(".")[0] for name in self.classes_under)
         # Modules already reported on, each with the tree it was reported for.
         self._reported: dict[str, MypyFile] = {}
+        # Speed trick: the answers for one set of build modules (thunder asks 10,000
+        # times, about 75 bytecodes each, mostly about the same few torch modules).
+        self._answers: dict[str, str | None] = {}
+        self._answered_for: tuple[dict[str, MypyFile] | None, int] = (None, 0)
 
     def missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         """The package of ``module`` (or itself) that defines dynamic classes and is not
         in the build, or None."""
         if module.partition(".")[0] not in self.packages:
             return None
+        if self._answered_for[0] is not modules or self._answered_for[1] != len(modules):
+            self._answers = {}
+            self._answered_for = (modules, len(modules))
+        try:
+            return self._answers[module]
+        except KeyError:
+            answer = self._answers[module] = self._missing(module, modules)
+            return answer
+
+    def _missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         parts = module.split(".")
         for end in range(1, len(parts) + 1):
             prefix = ".".join(parts[:end])

@@ -45,7 +45,7 @@ from ..analysis.dynamic import (
     reads_of_value,
     repeats_a_guard,
 )
-from ..analysis.walk import everywhere, line_range, walk
+from ..analysis.walk import StatementLines, everywhere, walk
 from ..constants import TRUTH_TEST_OPERATION
 from ..findings import Reason
 from .severity import flows_may_be_reported, outcome_of
@@ -99,10 +99,12 @@ def span_of(node: Context) -> Span:
 class _ModuleContexts:
     """One module's top-level statements with the spans found in each, walked on demand."""
 
-    def __init__(self, tree: MypyFile, fingerprint: int) -> None:
+    def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
-        self.fingerprint = fingerprint
-        self.ranges = [line_range(statement) for statement in tree.defs]
+        # The statement list as walked (a daemon's merge of a new parse replaces it).
+        self.defs = tree.defs
+        self.count = len(tree.defs)
+        self.lines = StatementLines(tree.defs)
         self._spans: dict[int, frozenset[Span]] = {}
 
     def statement_spans(self, index: int) -> frozenset[Span]:
@@ -128,15 +130,14 @@ class BooleanContexts:
 
     def is_tested(self, tree: MypyFile, node: Context) -> bool:
         """Whether Python tests ``node`` (an expression of ``tree``) for truth."""
-        fingerprint = hash(tuple(span_of(d) for d in tree.defs))
         module = self._cache.get(tree.fullname)
-        if module is None or module.tree is not tree or module.fingerprint != fingerprint:
-            module = self._cache[tree.fullname] = _ModuleContexts(tree, fingerprint)
+        if module is None or module.tree is not tree or module.defs is not tree.defs \
+                or module.count != len(tree.defs):
+            module = self._cache[tree.fullname] = _ModuleContexts(tree)
         span = span_of(node)
-        holders = [index for index, (first, last) in enumerate(module.ranges)
-                   if first <= node.line <= last]
+        holders = module.lines.holding(node.line)
         if not holders:
-            holders = list(range(len(module.ranges)))
+            holders = list(range(len(module.lines.ranges)))
         return any(span in module.statement_spans(index) for index in holders)
 
 

@@ -25,7 +25,7 @@ from .. import errors
 from ..analysis.context import current_file
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..config import ProxyTypesConfig
-from ..analysis.walk import everywhere, line_range, walk
+from ..analysis.walk import StatementLines, everywhere, walk
 from ..constants import STATIC_NUMBER_CLASSES
 from .isinstance_calls import _is_dynamic_class, checked_classes
 from .severity import python_type_of_value
@@ -45,14 +45,14 @@ class _Comparisons:
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
         self.statement_count = len(tree.defs)
-        self.ranges = [line_range(statement) for statement in tree.defs]
+        self.lines = StatementLines(tree.defs)
         self._walked: set[int] = set()
         #: id of a call -> (the comparison, its operator, the other operand)
         self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
 
     def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
-        for index, (first, last) in enumerate(self.ranges):
-            if first <= call.line <= last and index not in self._walked:
+        for index in self.lines.holding(call.line):
+            if index not in self._walked:
                 self._walk(index)
         return self._operands.get(id(call))
 
