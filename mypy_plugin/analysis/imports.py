@@ -78,6 +78,7 @@ class MissingModules:
         # Speed trick: the answers for one set of build modules (thunder asks 10,000
         # times, about 75 bytecodes each, mostly about the same few torch modules).
         self._answers: dict[str, str | None] = {}
+        self._answers_for_names: dict[str, str | None] = {}
         self._answered_for: tuple[dict[str, MypyFile] | None, int] = (None, 0)
 
     def missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
@@ -85,14 +86,18 @@ class MissingModules:
         in the build, or None."""
         if module.partition(".")[0] not in self.packages:
             return None
-        if self._answered_for[0] is not modules or self._answered_for[1] != len(modules):
-            self._answers = {}
-            self._answered_for = (modules, len(modules))
+        self._keep_answers_for(modules)
         try:
             return self._answers[module]
         except KeyError:
             answer = self._answers[module] = self._missing(module, modules)
             return answer
+
+    def _keep_answers_for(self, modules: dict[str, MypyFile]) -> None:
+        """Forget the answers if the build's modules are no longer those they were for."""
+        if self._answered_for[0] is not modules or self._answered_for[1] != len(modules):
+            self._answers, self._answers_for_names = {}, {}
+            self._answered_for = (modules, len(modules))
 
     def _missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         parts = module.split(".")
@@ -111,6 +116,17 @@ class MissingModules:
         """
         if modules is None:
             return None
+        self._keep_answers_for(modules)
+        # The answer depends on the module part of the name alone (thunder: 6,000 names,
+        # about 40 bytecodes each, mostly in a few modules).
+        module = fullname.rpartition(".")[0]
+        try:
+            return self._answers_for_names[module]
+        except KeyError:
+            answer = self._answers_for_names[module] = self._unresolved(fullname, modules)
+            return answer
+
+    def _unresolved(self, fullname: str, modules: dict[str, MypyFile]) -> str | None:
         parts = fullname.split(".")
         for start, part in enumerate(parts[:-1]):
             if part in self.packages:
