@@ -262,11 +262,6 @@ class ProxyTypesPlugin(Plugin):
         for name in _NAME_ONLY_LOOKUPS:
             setattr(self, name,
                     _AnswersByName(getattr(self, name), name, self._lookup_failed).__getitem__)
-        if not self.config.migrate_classes:
-            # Asked for every class mypy analyzes (16,000 on thunder), and only
-            # migration mode has an answer: mypy's own (compiled) lookup answers.
-            setattr(self, "get_customize_class_mro_hook",
-                    super().get_customize_class_mro_hook)
         wanted = _NoneForOtherNames(self.get_type_analyze_hook, _TYPE_HOOK_CLASSES,
                                     self._unresolved_type_hook, self._lookup_failed, self.gate)
         setattr(self, "get_type_analyze_hook", wanted.__getitem__)

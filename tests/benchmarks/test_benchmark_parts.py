@@ -253,3 +253,52 @@ def test_corpus_tools_print_json_or_text_and_fail_in_one_line(
     assert run_corpus_tool("t", False, broken, list, str) == 2
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "t: error: corpus gone\n")
+
+
+COUNTED_MODULE = '''\
+def loop(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def call_outside(other):
+    return other(3)
+'''
+
+
+def test_bytecode_tracer_counts_only_the_frames_under_its_directory(tmp_path: Path) -> None:
+    import importlib.util
+
+    from benchmarks.count_bytecodes import BytecodeCount, FunctionCount, _Tracer
+    from benchmarks.count_bytecodes import format_rows as bytecode_rows
+
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
+    for directory, name in ((inside, "counted"), (outside, "uncounted")):
+        directory.mkdir()
+        (directory / f"{name}.py").write_text(COUNTED_MODULE)
+    modules = []
+    for path in (inside / "counted.py", outside / "uncounted.py"):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        modules.append(module)
+    counted, uncounted = modules
+    tracer = _Tracer(str(inside))
+    with tracer.tracing():
+        counted.loop(10)
+        counted.call_outside(uncounted.loop)  # the callee's frames are not counted
+        uncounted.loop(1000)
+    by_name = {code.co_name: (count, tracer.calls[code]) for code, count in tracer.bytecodes.items()}
+    assert set(by_name) == {"loop", "call_outside"}
+    assert by_name["loop"][1] == 1
+    with tracer.tracing():
+        counted.loop(20)  # twice the iterations: more bytecodes, every one counted
+    assert tracer.bytecodes[counted.loop.__code__] > 2 * by_name["loop"][0]
+    assert tracer.calls[counted.loop.__code__] == 2
+    rows = bytecode_rows(BytecodeCount("c", 30, [FunctionCount("f", 20, 4),
+                                                 FunctionCount("g", 10, 1)]))
+    assert rows[1] == ["f", "20", "4", "5"]
+    assert rows[-1] == ["all plugin functions (c)", "30", "5", ""]
