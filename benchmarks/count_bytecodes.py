@@ -84,8 +84,9 @@ class _Tracer:
 
 def _label(code: CodeType) -> str:
     path = Path(code.co_filename)
-    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-    return f"{shown}:{code.co_firstlineno} {code.co_qualname}"
+    shown = path.relative_to(ROOT) if ROOT in path.parents else path
+    name = getattr(code, "co_qualname", code.co_name)  # Python 3.11+; the plain name before
+    return f"{shown}:{code.co_firstlineno} {name}"
 
 
 def count_corpus(name: str, workdir: Path) -> BytecodeCount:

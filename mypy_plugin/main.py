@@ -447,7 +447,13 @@ class ProxyTypesPlugin(Plugin):
         self.build_modules = modules
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
-        """Called at the end of each module's check: settle its trial reports."""
+        """Called at the end of each module's check: settle its trial reports.
+
+        The answers kept for the module checked last end with its check too: a
+        daemon checks the same tree object again after merging a new parse into it.
+        """
+        self.gate.checked_tree = None
+        self._missing_modules_tree = None
         # Not imported yet (a warm run reports nothing): nothing to settle.
         if _REPORTING in sys.modules:
             from . import reporting

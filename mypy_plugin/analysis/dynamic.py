@@ -98,20 +98,20 @@ class DynamicClasses:
         self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
         #: Traced functions and tensor sizes (set by the plugin from its settings).
         self.flow: FlowAnalysis | None = None
-        self._by_mro: dict[int, tuple[list[TypeInfo], bool]] = {}
+        self._by_class: dict[TypeInfo, tuple[list[TypeInfo], bool]] = {}
         self.subclasses = DynamicSubclasses(self)
 
     def is_dynamic_class(self, info: TypeInfo) -> bool:
         """True if ``info`` is a dynamic class or derives from one."""
         # Speed trick: asked for the class of nearly every value a check sees (thunder:
-        # 40,000 times, one generator over the MRO each).  Kept per MRO list, which
-        # mypy replaces rather than changes when it works a class's MRO out again.
+        # 15,000 times, one generator over the MRO each).  Kept per class with the MRO
+        # list it was worked out from: mypy replaces the list when it works it out again.
         mro = info.mro
-        known = self._by_mro.get(id(mro))
+        known = self._by_class.get(info)
         if known is not None and known[0] is mro:
             return known[1]
         answer = any(base.fullname in self.fullnames for base in mro)
-        self._by_mro[id(mro)] = (mro, answer)
+        self._by_class[info] = (mro, answer)
         return answer
 
     def describe_base(

@@ -75,34 +75,23 @@ class MissingModules:
         self.packages = frozenset(name.partition(".")[0] for name in self.classes_under)
         # Modules already reported on, each with the tree it was reported for.
         self._reported: dict[str, MypyFile] = {}
-        # Speed trick: the answers for one set of build modules (thunder asks 10,000
-        # times, about 75 bytecodes each, mostly about the same few torch modules).
-        self._answers: dict[str, str | None] = {}
-        self._answers_for_names: dict[str, str | None] = {}
-        self._answered_for: tuple[dict[str, MypyFile] | None, int] = (None, 0)
+        # Speed trick: what depends on the name alone, kept by name (thunder asks
+        # 10,000 times, mostly about the same few torch modules); whether a module is
+        # in the build is asked afresh each time, as a daemon's build changes in place.
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+        self._module_of_name: dict[str, str | None] = {}
 
     def missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         """The package of ``module`` (or itself) that defines dynamic classes and is not
         in the build, or None."""
         if module.partition(".")[0] not in self.packages:
             return None
-        self._keep_answers_for(modules)
-        try:
-            return self._answers[module]
-        except KeyError:
-            answer = self._answers[module] = self._missing(module, modules)
-            return answer
-
-    def _keep_answers_for(self, modules: dict[str, MypyFile]) -> None:
-        """Forget the answers if the build's modules are no longer those they were for."""
-        if self._answered_for[0] is not modules or self._answered_for[1] != len(modules):
-            self._answers, self._answers_for_names = {}, {}
-            self._answered_for = (modules, len(modules))
-
-    def _missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
-        parts = module.split(".")
-        for end in range(1, len(parts) + 1):
-            prefix = ".".join(parts[:end])
+        prefixes = self._prefixes.get(module)
+        if prefixes is None:
+            parts = module.split(".")
+            prefixes = self._prefixes[module] = tuple(
+                ".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        for prefix in prefixes:
             if prefix in modules:
                 continue
             return prefix if prefix in self.classes_under else None
@@ -116,21 +105,19 @@ class MissingModules:
         """
         if modules is None:
             return None
-        self._keep_answers_for(modules)
-        # The answer depends on the module part of the name alone (thunder: 6,000 names,
-        # about 40 bytecodes each, mostly in a few modules).
-        module = fullname.rpartition(".")[0]
+        prefix = fullname.rpartition(".")[0]
         try:
-            return self._answers_for_names[module]
+            module = self._module_of_name[prefix]
         except KeyError:
-            answer = self._answers_for_names[module] = self._unresolved(fullname, modules)
-            return answer
+            module = self._module_of_name[prefix] = self._package_module(fullname)
+        return None if module is None else self.missing(module, modules)
 
-    def _unresolved(self, fullname: str, modules: dict[str, MypyFile]) -> str | None:
+    def _package_module(self, fullname: str) -> str | None:
+        """The module part of ``fullname`` from its first defining package on, or None."""
         parts = fullname.split(".")
         for start, part in enumerate(parts[:-1]):
             if part in self.packages:
-                return self.missing(".".join(parts[start:-1]), modules)
+                return ".".join(parts[start:-1])
         return None
 
     def report(self, api: compat.AnyPluginInterface, tree: MypyFile,

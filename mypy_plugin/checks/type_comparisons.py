@@ -44,6 +44,8 @@ class _Comparisons:
 
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
+        # The statement list as walked (a daemon's merge of a new parse replaces it).
+        self.defs = tree.defs
         self.statement_count = len(tree.defs)
         self.lines = StatementLines(tree.defs)
         self._walked: set[int] = set()
@@ -87,7 +89,8 @@ class TypeComparisons:
     ) -> tuple[ComparisonExpr, str, Expression] | None:
         """The comparison ``call`` is an operand of, its operator and the other operand."""
         module = self._by_module.get(tree.fullname)
-        if module is None or module.tree is not tree or module.statement_count != len(tree.defs):
+        if module is None or module.tree is not tree or module.defs is not tree.defs \
+                or module.statement_count != len(tree.defs):
             module = self._by_module[tree.fullname] = _Comparisons(tree)
         return module.operand_of(call)
 

@@ -7,6 +7,7 @@ question asked the long way, and shown to notice the change that must undo it.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from mypy import build
 from mypy.modulefinder import BuildSource
-from mypy.nodes import MypyFile, TypeInfo
+from mypy.nodes import FuncDef, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import AnalyzeTypeContext, MethodContext
 from mypy.types import Type
@@ -25,6 +26,8 @@ from mypy_plugin.analysis.walk import StatementLines, line_range
 from mypy_plugin.checks.severity import flows_may_be_reported
 from mypy_plugin.constants import TRUTH_TEST_OPERATION
 from mypy_plugin.main import ProxyTypesPlugin
+
+REPO = Path(__file__).resolve().parents[2]
 
 # -- type-analysis lookups in modules that get no reports ------------------------------
 
@@ -65,6 +68,47 @@ def test_type_lookups_run_only_where_reports_are_wanted(
         assert plugin.lookups["silenced"] <= 1
     else:
         assert plugin.lookups["silenced"] >= 5
+
+
+CAST_OF_A_PROXY = """\
+from typing import cast
+
+from proxy_types import IntegerProxy
+
+
+def h(p: IntegerProxy, a: int, b: int, c: int, d: int) -> int:
+    return cast(int, p)
+"""
+
+
+@pytest.mark.parametrize("how", ["ignore_errors setting", "inline comment", "followed"])
+def test_the_analyzer_gate_hides_the_files_whose_errors_mypy_drops(
+    tmp_path: Path, how: str
+) -> None:
+    (tmp_path / "checked.py").write_text("import other\n")
+    (tmp_path / "other.py").write_text(
+        ("# mypy: ignore-errors\n" if how == "inline comment" else "") + CAST_OF_A_PROXY)
+    config = tmp_path / "mypy.ini"
+    section = "[mypy-other]\nignore_errors = True\n" if how == "ignore_errors setting" else ""
+    config.write_text(f"[mypy]\n{section}")
+    options = Options()
+    options.config_file = str(config)
+    options.cache_dir = str(tmp_path / "cache")
+    options.incremental = False
+    options.mypy_path = [str(REPO / "stubs"), str(REPO)]
+    from mypy.config_parser import parse_config_file
+
+    parse_config_file(options, lambda: None, str(config), stdout=sys.stdout, stderr=sys.stderr)
+    plugin = WhereTypeLookupsRun(options)
+    result = build.build([BuildSource(str(tmp_path / "checked.py"), "checked", None,
+                                      str(tmp_path))], options, extra_plugins=[plugin])
+    casts = [error for error in result.errors if "[proxy-cast]" in error]
+    if how == "followed":
+        assert plugin.lookups["other"] >= 5
+        assert len(casts) == 1 and "other.py:7:" in casts[0], result.errors
+    else:
+        assert plugin.lookups["other"] <= 1
+        assert casts == []
 
 
 # -- top-level statements holding a line -------------------------------------------------
@@ -136,6 +180,38 @@ def test_a_statement_without_an_end_holds_every_later_line(program: MypyFile) ->
         decorated.end_line = end
 
 
+def test_statements_out_of_source_order_are_all_asked(program: MypyFile) -> None:
+    shuffled = [program.defs[3], program.defs[0], program.defs[1]]
+    lines = StatementLines(shuffled)
+    assert not lines.sorted
+    for line in range(0, 25):
+        assert lines.holding(line) == _by_scanning(lines.ranges, line)
+    assert lines.holding(16) == [0]  # inside Holder, listed first
+
+
+def test_truth_tested_spans_are_found_again_for_a_new_statement_list(program: MypyFile) -> None:
+    from mypy.nodes import ReturnStmt
+
+    from mypy_plugin.checks.comparisons import BooleanContexts
+
+    contexts = BooleanContexts()
+    first = program.defs[1]
+    assert isinstance(first, FuncDef)
+    returned = first.body.body[-1]
+    assert isinstance(returned, ReturnStmt) and returned.expr is not None
+    assert not contexts.is_tested(program, returned.expr)
+    # A daemon's merge keeps the tree but brings a new list: here the same statements,
+    # so the answer stays; the module is walked again (a new index object).
+    before = contexts._cache["program"]
+    original = program.defs
+    program.defs = list(original)
+    try:
+        assert not contexts.is_tested(program, returned.expr)
+        assert contexts._cache["program"] is not before
+    finally:
+        program.defs = original
+
+
 # -- dynamic classes, answered per MRO -----------------------------------------------------
 
 
@@ -175,6 +251,10 @@ def test_missing_module_answers_are_forgotten_when_the_build_changes(program: My
     assert missing.missing("pkg.sub", modules) == "pkg"
     other_build = {"program": program, "pkg": program}
     assert missing.missing("pkg.sub", other_build) == "pkg.sub"
+    # A daemon's build changes in place: one module gone, another added (same size).
+    del other_build["pkg"]
+    other_build["pkg.sub"] = program
+    assert missing.missing("pkg.sub", other_build) == "pkg"
 
 
 # -- checks that leave the flow source out where all it finds is dropped ---------------
@@ -246,3 +326,58 @@ def test_flows_are_followed_only_where_their_reports_are_shown(
 def test_program_has_the_statements_the_tests_above_name(program: MypyFile) -> None:
     names = [getattr(statement, "name", type(statement).__name__) for statement in program.defs]
     assert names == ["Import", "first", "decorated", "Holder", "AssignmentStmt"]
+
+
+EVERY_SINK = """\
+{inline}
+import math
+
+
+def traced(n: int, x: float, sizes: list[int]) -> str:
+    if n == 3:
+        pass
+    if n > 1 and x != 2.5:
+        pass
+    m = int(n) + int(x) + round(x) + math.floor(x)
+    k = sizes[n] + len(range(n))
+    total = float(n) + bool(m) + k
+    return f"{{n:3}} {{x:.2f}} {{total}} {{n}}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "inline"),
+    [
+        ("traced_functions = compared.*", ""),
+        ("traced_functions = compared.*", '# mypy: enable-error-code="proxy-specialize"'),
+        ("traced_functions = compared.*\ndynamic_number_classes = compared.Traced", ""),
+        ("traced_functions = compared.*\ndynamic_number_classes = compared.Traced\n"
+         "guarded_number_classes = compared.Traced", ""),
+    ],
+)
+def test_leaving_flows_out_loses_no_report(
+    tmp_path: Path, settings: str, inline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same reports with the shortcut as with flows always followed."""
+    from mypy_plugin.checks import comparisons, conversions
+
+    source = EVERY_SINK.format(inline=inline) + "\n\nclass Traced:\n    pass\n"
+    (tmp_path / "compared.py").write_text(source)
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\n[mypy.plugins.proxy_types]\n{settings}\n")
+
+    def errors(run: str) -> list[str]:
+        options = Options()
+        options.config_file = str(config)
+        options.cache_dir = str(tmp_path / f"cache-{run}")
+        options.incremental = False
+        result = build.build([BuildSource(str(tmp_path / "compared.py"), "compared", None,
+                                          str(tmp_path))], options,
+                             extra_plugins=[ProxyTypesPlugin(options)])
+        return sorted(error for error in result.errors if "[proxy-" in error)
+
+    shortcut = errors("shortcut")
+    for module in (comparisons, conversions):
+        monkeypatch.setattr(module, "flows_may_be_reported", lambda *args, **kwargs: True)
+    assert errors("always") == shortcut
+    assert shortcut  # every setting finds something here (isinstance-free sinks only)
