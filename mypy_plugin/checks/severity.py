@@ -51,7 +51,10 @@ def flows_may_be_reported(api: CheckerPluginInterface, operation: str, dynamic: 
     """False if ``operation`` on a value found by flow (a traced parameter, a tensor
     size) could only have outcomes whose reports mypy would drop here: then a check
     need not follow flows, the costliest source (torch's conversions and conditions
-    only specialize, and proxy-specialize is off by default)."""
+    only specialize, and proxy-specialize is off by default).
+
+    Speed trick. Measured: torch-traced, 27.3 M -> 21.3 M bytecodes of plugin code.
+    """
     flow = dynamic.flow
     if flow is None or not flow.kinds:
         return False

@@ -227,3 +227,26 @@ def test_profile_prints_both_tables_with_self_times(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr[-2000:]
     titles = [line for line in completed.stdout.splitlines() if line.startswith("== ")]
     assert titles == ["== plugin profile: quick (examples) ==", "== own time =="]
+
+
+def _bytecodes(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "benchmarks.count_bytecodes", *args,
+                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+
+
+def test_bytecode_count_is_exact_and_repeats(tmp_path: Path) -> None:
+    runs = [_bytecodes(tmp_path, "--corpus", "quick", "--json") for _ in range(2)]
+    for completed in runs:
+        assert completed.returncode == 0, completed.stderr[-2000:]
+    first, second = (json.loads(completed.stdout) for completed in runs)
+    assert first["total"] > 0 and first["total"] == second["total"]
+    assert first["total"] == sum(function["bytecodes"] for function in first["functions"])
+    wrapper = [f for f in first["functions"] if f["function"].endswith("_guarded.<locals>.hook")]
+    assert wrapper and wrapper[0]["calls"] > 0  # the examples' hooks ran through it
+    assert all(f["function"].startswith("mypy_plugin/") for f in first["functions"])
+    text = _bytecodes(tmp_path, "--corpus", "quick", "--limit", "3")
+    assert text.stdout.splitlines()[0] == "== bytecodes in plugin code: quick (examples) =="
+    assert len(text.stdout.splitlines()) == 3 + 3 + 1  # title, header, rule; 3 rows; total
+    bad = _bytecodes(tmp_path, "--corpus", "nope")
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0
