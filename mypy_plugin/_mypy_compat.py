@@ -11,6 +11,7 @@ of the plugin quietly doing less.  The tested mypy range is declared here too.
 from __future__ import annotations
 
 import inspect
+import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
@@ -286,6 +287,8 @@ def analyzer_modules(semanal: SemanticAnalyzer) -> dict[str, MypyFile]:
 
 #: The semantic analyzer's attribute holding its module (unset before the first).
 ANALYZED_MODULE_ATTRIBUTE = "cur_mod_node"
+#: Reads it, raising AttributeError while it is unset: a C call, for the routing layer.
+ANALYZED_MODULE_GETTER: Callable[[object], MypyFile] = operator.attrgetter(ANALYZED_MODULE_ATTRIBUTE)
 
 
 def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:

@@ -128,20 +128,31 @@ class DynamicClasses:
 
         ``complete`` is False while the semantic analyzer is still inside ``current``.
         """
-        def dynamic(proper: ProperType) -> Dynamic | None:
-            if not isinstance(proper, Instance) or self.is_dynamic_class(proper.type):
+        proper = get_proper_type(typ)
+        if isinstance(proper, Instance):  # the usual case, without a walk through members
+            return self._as_base(proper, modules, current, where, complete)
+
+        def dynamic(member: ProperType) -> Dynamic | None:
+            if not isinstance(member, Instance):
                 return None
-            subclasses = [sub for sub in self.subclasses.of(proper.type, modules, current,
-                                                             complete=complete)
-                          if where is None or where(sub)]
-            if not subclasses:
-                return None
-            names = [sub.name for sub in subclasses]
-            shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-            return Dynamic(subclasses[0].name, self.kind_of(subclasses[0]),
-                           Reason("base", f'"{proper.type.name}" has dynamic subclasses: {shown}'))
+            return self._as_base(member, modules, current, where, complete)
 
         return first_in_members(typ, dynamic)
+
+    def _as_base(self, instance: Instance, modules: Mapping[str, MypyFile],
+                 current: MypyFile | None, where: Callable[[TypeInfo], bool] | None,
+                 complete: bool) -> Dynamic | None:
+        info = instance.type
+        if self.is_dynamic_class(info):
+            return None
+        subclasses = [sub for sub in self.subclasses.of(info, modules, current, complete=complete)
+                      if where is None or where(sub)]
+        if not subclasses:
+            return None
+        names = [sub.name for sub in subclasses]
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        return Dynamic(subclasses[0].name, self.kind_of(subclasses[0]),
+                       Reason("base", f'"{info.name}" has dynamic subclasses: {shown}'))
 
     def describe(
         self,
@@ -151,21 +162,30 @@ class DynamicClasses:
         where: Callable[[TypeInfo], bool] | None = None,
     ) -> Dynamic | None:
         """The dynamic number ``typ`` may hold (by its declared type), or None."""
-        def dynamic(proper: ProperType) -> Dynamic | None:
-            if isinstance(proper, Instance):
-                if self.is_dynamic_class(proper.type):
-                    if where is not None and not where(proper.type):
-                        return None
-                    return Dynamic(proper.type.name, self.kind_of(proper.type),
-                                   Reason("declared", f'declared as "{proper.type.name}"'))
-                if include_top and proper.type.fullname == "builtins.object":
-                    return Dynamic("object", SILENT, Reason("any", 'declared as "object"'))
-                return None
-            if isinstance(proper, AnyType) and include_top:
+        proper = get_proper_type(typ)
+        if isinstance(proper, Instance):  # the usual case, without a walk through members
+            return self._declared(proper, include_top, where)
+
+        def dynamic(member: ProperType) -> Dynamic | None:
+            if isinstance(member, Instance):
+                return self._declared(member, include_top, where)
+            if isinstance(member, AnyType) and include_top:
                 return Dynamic("Any", SILENT, Reason("any", 'typed "Any"'))
             return None
 
         return first_in_members(typ, dynamic)
+
+    def _declared(self, instance: Instance, include_top: bool,
+                  where: Callable[[TypeInfo], bool] | None) -> Dynamic | None:
+        info = instance.type
+        if self.is_dynamic_class(info):
+            if where is not None and not where(info):
+                return None
+            return Dynamic(info.name, self.kind_of(info),
+                           Reason("declared", f'declared as "{info.name}"'))
+        if include_top and info.fullname == "builtins.object":
+            return Dynamic("object", SILENT, Reason("any", 'declared as "object"'))
+        return None
 
     def kind_of(self, info: TypeInfo) -> str:
         """What conversions do to instances of dynamic class ``info`` (OWN, TORCH...)."""
