@@ -7,7 +7,7 @@ needs dozens of pairs to tell a 2% cost from a 4% one.  An instruction count
 (valgrind's cachegrind, no cache simulation) hardly varies: the same binary,
 inputs and hash seed give the same count whatever else the machine is doing.
 One run per variant therefore settles the question "how much more work does
-mypy do with the plugin", which is what the targets are about (3% cold, 2% warm
+mypy do with the plugin", which is what the targets are about (2% cold and warm
 with the default settings, 5% with the traced torch settings).
 Instructions are not seconds (a cache miss costs more than an add), which is
 why the time benchmark stays the first table.

@@ -64,7 +64,7 @@ def test_traced_torch_corpus_checks_the_ground_truth_modules_with_the_recommende
     assert (traced.directory / "torch" / "__init__.py").is_symlink()
     defaults = torch_refs_corpus(tmp_path)
     assert [traced.ratio_limit(mode) for mode in ("cold", "warm")] == [1.05, 1.05]
-    assert [defaults.ratio_limit(mode) for mode in ("cold", "warm")] == [1.03, 1.02]
+    assert [defaults.ratio_limit(mode) for mode in ("cold", "warm")] == [1.02, 1.02]
 
 
 def test_instruction_verdict_uses_the_corpus_limit() -> None:
