@@ -111,13 +111,9 @@ def check_type_call(
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.
     value = call.args[0]
-    # The type mypy inferred for the argument (a comparison is judged by its operands too).
-    inferred = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
-    types = [inferred] if inferred is not None and not isinstance(value, ComparisonExpr) else None
-    found = dynamic_in_expression(ctx.api, value, dynamic, types=types)
+    found = dynamic_in_expression(ctx.api, value, dynamic)
     if found is None and config.strict_isinstance:
-        found = dynamic.describe(inferred if inferred is not None
-                                 else expression_type(ctx.api, value), include_top=True)
+        found = dynamic.describe(expression_type(ctx.api, value), include_top=True)
     if found is None:
         return
     located = comparisons.operand_of(tree, call)
