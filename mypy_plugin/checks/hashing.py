@@ -9,7 +9,7 @@ see ``constants.DISPLAY_FUNCTIONS``).  ``hash(p)`` is a conversion (conversions.
 
 from __future__ import annotations
 
-from mypy.nodes import BytesExpr, ComparisonExpr, Expression, StarExpr, StrExpr, TupleExpr
+from mypy.nodes import BytesExpr, Expression, StarExpr, StrExpr, TupleExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
@@ -37,7 +37,7 @@ def check_hashing_method(
         return
     for key, key_type in zip(ctx.args[0], ctx.arg_types[0]):
         if not _is_text(key_type):  # most dicts are keyed by str: no need to infer again
-            _check_hashed(ctx.api, key, operation, dynamic, key_type)
+            _check_hashed(ctx.api, key, operation, dynamic)
 
 
 def check_display(
@@ -58,15 +58,11 @@ def check_display(
 
 
 def _check_hashed(
-    api: CheckerPluginInterface, key: Expression, operation: str, dynamic: DynamicClasses,
-    key_type: Type | None = None,
+    api: CheckerPluginInterface, key: Expression, operation: str, dynamic: DynamicClasses
 ) -> None:
     if isinstance(key, _TEXT):
         return
-    # The type mypy inferred for the argument, as a method hook gets it: inferring
-    # it again is mypy's own work (a comparison is judged by its operands too).
-    types = [key_type] if key_type is not None and not isinstance(key, ComparisonExpr) else None
-    found = dynamic_in_expression(api, key, dynamic, presumes_number=False, types=types)
+    found = dynamic_in_expression(api, key, dynamic, presumes_number=False)
     if found is None:
         return
     outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic)
