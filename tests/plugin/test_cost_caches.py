@@ -26,6 +26,7 @@ from mypy_plugin.analysis.walk import StatementLines, line_range
 from mypy_plugin.checks.severity import flows_may_be_reported
 from mypy_plugin.constants import TRUTH_TEST_OPERATION
 from mypy_plugin.main import ProxyTypesPlugin
+from tests.plugin.trees import analyzed_tree
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -140,17 +141,7 @@ VALUE = [
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> MypyFile:
-    directory = tmp_path_factory.mktemp("lines")
-    path = directory / "program.py"
-    path.write_text(PROGRAM, encoding="utf-8")
-    options = Options()
-    options.incremental = False
-    options.cache_dir = str(directory / "cache")
-    options.preserve_asts = True
-    result = build.build([BuildSource(str(path), "program", None)], options)
-    tree = result.graph["program"].tree
-    assert tree is not None
-    return tree
+    return analyzed_tree(tmp_path_factory.mktemp("lines"), PROGRAM)
 
 
 def _by_scanning(ranges: list[tuple[int, int]], line: int) -> list[int]:

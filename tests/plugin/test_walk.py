@@ -14,14 +14,12 @@ import textwrap
 import mypy.nodes
 import mypy.patterns
 import pytest
-from mypy import build
-from mypy.modulefinder import BuildSource
 from mypy.nodes import Expression, MypyFile, Node, Statement
-from mypy.options import Options
 from mypy.patterns import Pattern
 from mypy.server.subexpr import get_subexpressions
 
 from mypy_plugin.analysis.walk import everywhere, walk
+from tests.plugin.trees import analyzed_tree
 
 PROGRAM = textwrap.dedent('''
     from __future__ import annotations
@@ -153,16 +151,7 @@ def _walked(tree: MypyFile) -> list[Node]:
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> MypyFile:
-    directory = tmp_path_factory.mktemp("walk")
-    path = directory / "program.py"
-    path.write_text(PROGRAM, encoding="utf-8")
-    options = Options()
-    options.python_version = (3, 12)
-    options.incremental = False
-    options.cache_dir = str(directory / "cache")
-    options.preserve_asts = True
-    result = build.build([BuildSource(str(path), "program", None)], options)
-    return result.graph["program"].tree  # type: ignore[return-value]
+    return analyzed_tree(tmp_path_factory.mktemp("walk"), PROGRAM, python_version=(3, 12))
 
 
 def _tree_classes(module: object, bases: tuple[type, ...]) -> set[type]:
