@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import (
     CheckerPluginInterface,
+    Plugin,
     SemanticAnalyzerPluginInterface,
     TypeAnalyzerPluginInterface,
 )
@@ -95,6 +96,13 @@ FEATURES: tuple[Feature, ...] = (
     Feature("hidden-module skipping",
             "checks also run in modules whose errors mypy hides (slower, same output)",
             (("mypy.errors", "Errors", "ignored_files"),)),
+    Feature("leaving hidden modules",
+            "modules whose errors mypy hides ask the plugin about every call they check "
+            "(slower, same output)",
+            (("mypy.checker", "TypeChecker", "plugin"),
+             ("mypy.checker", "TypeChecker", "expr_checker"),
+             ("mypy.checkexpr", "ExpressionChecker", "plugin"),
+             ("mypy.plugin", "ChainedPlugin", "_plugins"))),
     Feature("statement under analysis",
             "cast() and bare `if flag:` checks are off",
             (("mypy.semanal", "SemanticAnalyzer", "statement"),
@@ -250,6 +258,34 @@ def reports_hidden(api: CheckerPluginInterface) -> bool:
     if not AVAILABLE["hidden-module skipping"]:
         return False
     return api.path in api.msg.errors.ignored_files
+
+
+def leave_checked_module(api: CheckerPluginInterface, plugin: Plugin,
+                         chains: dict[int, tuple[Plugin, Plugin]]) -> bool:
+    """Stop mypy asking ``plugin`` about anything for the rest of this module's check.
+
+    mypy gives each module's checker (``TypeChecker.plugin`` and its expression
+    checker's) the build's chain of plugins; this module's checker gets the same
+    chain without ``plugin``, so its calls no longer reach the plugin.  Other
+    modules keep the whole chain: each has a checker of its own.  ``chains`` keeps
+    the shortened chain of each full one (by id, with the full one to keep the id
+    valid).  False if this mypy keeps its plugins otherwise (nothing changed).
+    """
+    from mypy.plugin import ChainedPlugin
+
+    if not AVAILABLE["leaving hidden modules"]:
+        return False
+    chain = getattr(api, "plugin", None)
+    expressions = getattr(api, "expr_checker", None)
+    if not isinstance(chain, ChainedPlugin) or getattr(expressions, "plugin", None) is not chain:
+        return False
+    known = chains.get(id(chain))
+    if known is None or known[0] is not chain:
+        others = [other for other in chain._plugins if other is not plugin]
+        known = chains[id(chain)] = (chain, ChainedPlugin(chain.options, others))
+    api.plugin = known[1]  # type: ignore[attr-defined]  # TypeChecker.plugin
+    expressions.plugin = known[1]  # type: ignore[union-attr]  # ExpressionChecker.plugin
+    return True
 
 
 def checker_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:

@@ -249,6 +249,8 @@ class ProxyTypesPlugin(Plugin):
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
         self._analyzing_unresolved = False
+        #: mypy's chains of plugins, each without this one (compat.leave_checked_module).
+        self._shortened_chains: dict[int, tuple[Plugin, Plugin]] = {}
         #: The checked module whose missing imports were reported last.
         self._missing_modules_tree: MypyFile | None = None
         # mypy's cache follows the plugin's code: its version carries a hash of the
@@ -367,7 +369,7 @@ class ProxyTypesPlugin(Plugin):
                     tree = getattr(api, tree_attribute, None)
                     # gate.in_checker(api), its usual answer read without a call
                     verdict = gate.checked_verdict if tree is not None \
-                        and tree is gate.checked_tree else gate.in_checker(api)
+                        and tree is gate.checked_tree else self._checker_verdict(api)
                     if verdict in RUNS_WHERE_VISIBLE \
                             and gate.checked_tree is not self._missing_modules_tree:
                         self._report_missing_modules(api)
@@ -408,6 +410,20 @@ class ProxyTypesPlugin(Plugin):
             return default(ctx) if answer is None else answer
 
         return hook
+
+    def _checker_verdict(self, api: CheckerPluginInterface) -> VerdictName:
+        """The gate's verdict for the module a checker hook runs in, asked once per module.
+
+        In a module whose errors mypy discards the plugin leaves the module's
+        checker, unless migration mode keeps branches there (a type effect).
+        Speed trick: torch's own modules then stop asking about each call they check.
+        Measured: see docs/performance.md ("Leaving hidden modules").
+        """
+        verdict = self.gate.in_checker(api)
+        if verdict == Verdict.HIDDEN and not self.config.migrate_classes \
+                and compat.reports_hidden(api):
+            compat.leave_checked_module(api, self, self._shortened_chains)
+        return verdict
 
     def _analysis_verdict(self, api: Any) -> VerdictName:
         """The gate's verdict for a semantic-analysis hook (its API is the analyzer or a

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -372,3 +373,76 @@ def test_leaving_flows_out_loses_no_report(
         monkeypatch.setattr(module, "flows_may_be_reported", lambda *args, **kwargs: True)
     assert errors("always") == shortcut
     assert shortcut  # every setting finds something here (isinstance-free sinks only)
+
+
+# -- leaving the checker of a module whose errors mypy drops ---------------------------
+
+#: Two modules of one import cycle (one SCC: mypy checks them one after the other
+#: before it finishes either).  ``other`` is silenced by the settings.
+#: At module level: mypy skips the function bodies of such modules altogether.
+CYCLE_CHECKED = """\
+import other
+from proxy_types import IntegerProxy
+
+P: IntegerProxy
+""" + "isinstance(P, int)\n" * 4
+CYCLE_OTHER = CYCLE_CHECKED.replace("import other", "import checked")
+
+
+class WhereCheckerHooksRun(ProxyTypesPlugin):
+    """The real plugin, noting in which module each checker hook ran."""
+
+    def __init__(self, options: Options) -> None:
+        self.hook_calls: Counter[str] = Counter()
+        super().__init__(options)
+
+    def _guarded(self, check: str, body: Callable[[Any], Any], default: Callable[[Any], Any],
+                 *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+        hook = super()._guarded(check, body, default, *args, **kwargs)
+
+        def counted(ctx: Any) -> Any:
+            tree = getattr(ctx.api, "tree", None)
+            if tree is not None:
+                self.hook_calls[tree.fullname] += 1
+            return hook(ctx)
+
+        return counted
+
+
+@pytest.mark.parametrize(
+    ("settings", "other_calls"),
+    [
+        ("[mypy-other]\nignore_errors = True\n", 1),  # left after its first hook
+        ("", 4),  # reported: every call is checked
+        # migration mode keeps legacy-typed branches checked everywhere: it stays
+        ("[mypy-other]\nignore_errors = True\n[mypy.plugins.proxy_types]\n"
+         "migrate_classes = checked.Legacy\n", 4),
+    ],
+)
+def test_the_plugin_leaves_only_the_checker_of_a_module_whose_errors_mypy_drops(
+    tmp_path: Path, settings: str, other_calls: int
+) -> None:
+    (tmp_path / "checked.py").write_text(CYCLE_CHECKED + "\n\nclass Legacy:\n    pass\n")
+    (tmp_path / "other.py").write_text(CYCLE_OTHER)
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\n{settings}")
+    options = Options()
+    options.config_file = str(config)
+    options.cache_dir = str(tmp_path / "cache")
+    options.incremental = False
+    options.mypy_path = [str(REPO / "stubs"), str(REPO)]
+    from mypy.config_parser import parse_config_file
+
+    parse_config_file(options, lambda: None, str(config), stdout=sys.stdout, stderr=sys.stderr)
+    plugin = WhereCheckerHooksRun(options)
+    result = build.build([BuildSource(str(tmp_path / "checked.py"), "checked", None,
+                                      str(tmp_path)),
+                          BuildSource(str(tmp_path / "other.py"), "other", None,
+                                      str(tmp_path))], options, extra_plugins=[plugin])
+    assert plugin.hook_calls["other"] == other_calls
+    # The module checked beside it, in the same cycle, keeps every hook and report.
+    assert plugin.hook_calls["checked"] == 4
+    reports = [error for error in result.errors if "[proxy-isinstance]" in error]
+    assert sum("checked.py:" in report for report in reports) == 4, result.errors
+    assert sum("other.py:" in report for report in reports) == (4 if other_calls == 4 and
+                                                                  not settings else 0)
