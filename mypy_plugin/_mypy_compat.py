@@ -275,16 +275,20 @@ def leave_checked_module(api: CheckerPluginInterface, plugin: Plugin,
 
     if not AVAILABLE["leaving hidden modules"]:
         return False
-    chain = getattr(api, "plugin", None)
-    expressions = getattr(api, "expr_checker", None)
-    if not isinstance(chain, ChainedPlugin) or getattr(expressions, "plugin", None) is not chain:
+    chain: object = getattr(api, "plugin", None)
+    expressions: Any = getattr(api, "expr_checker", None)
+    if not isinstance(chain, ChainedPlugin):
+        return False
+    if getattr(expressions, "plugin", None) is not api.plugin:  # type: ignore[attr-defined]
         return False
     known = chains.get(id(chain))
     if known is None or known[0] is not chain:
         others = [other for other in chain._plugins if other is not plugin]
-        known = chains[id(chain)] = (chain, ChainedPlugin(chain.options, others))
-    api.plugin = known[1]  # type: ignore[attr-defined]  # TypeChecker.plugin
-    expressions.plugin = known[1]  # type: ignore[union-attr]  # ExpressionChecker.plugin
+        known = (chain, ChainedPlugin(chain.options, others))
+        chains[id(chain)] = known
+    shortened = known[1]
+    setattr(api, "plugin", shortened)  # TypeChecker.plugin
+    expressions.plugin = shortened  # ExpressionChecker.plugin
     return True
 
 
