@@ -249,8 +249,6 @@ class ProxyTypesPlugin(Plugin):
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
         self._analyzing_unresolved = False
-        #: mypy's chains of plugins, each without this one (compat.leave_checked_module).
-        self._shortened_chains: dict[int, tuple[Plugin, Plugin]] = {}
         #: The checked module whose missing imports were reported last.
         self._missing_modules_tree: MypyFile | None = None
         # mypy's cache follows the plugin's code: its version carries a hash of the
@@ -423,7 +421,7 @@ class ProxyTypesPlugin(Plugin):
         verdict = self.gate.in_checker(api)
         if verdict == Verdict.HIDDEN and not self.config.migrate_classes \
                 and compat.reports_hidden(api):
-            compat.leave_checked_module(api, self, self._shortened_chains)
+            compat.leave_checked_module(api, self)
         return verdict
 
     def _analysis_verdict(self, api: Any) -> VerdictName:

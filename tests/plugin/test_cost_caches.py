@@ -83,6 +83,30 @@ def h(p: IntegerProxy, a: int, b: int, c: int, d: int) -> int:
 """
 
 
+def _configured_options(tmp_path: Path, settings: str) -> Options:
+    """Options read from a ``mypy.ini`` holding ``settings`` (per-module sections too),
+    with this repository and its stubs on mypy's path."""
+    from mypy.config_parser import parse_config_file
+
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\n{settings}")
+    options = Options()
+    options.config_file = str(config)
+    options.cache_dir = str(tmp_path / "cache")
+    options.incremental = False
+    options.mypy_path = [str(REPO / "stubs"), str(REPO)]
+    parse_config_file(options, lambda: None, str(config), stdout=sys.stdout, stderr=sys.stderr)
+    return options
+
+
+def _build(tmp_path: Path, modules: list[str], options: Options,
+           plugin: ProxyTypesPlugin) -> build.BuildResult:
+    """A build of ``tmp_path``'s ``modules`` (named on the command line) with ``plugin``."""
+    sources = [BuildSource(str(tmp_path / f"{module}.py"), module, None, str(tmp_path))
+               for module in modules]
+    return build.build(sources, options, extra_plugins=[plugin])
+
+
 @pytest.mark.parametrize("how", ["ignore_errors setting", "inline comment", "followed"])
 def test_the_analyzer_gate_hides_the_files_whose_errors_mypy_drops(
     tmp_path: Path, how: str
@@ -90,20 +114,10 @@ def test_the_analyzer_gate_hides_the_files_whose_errors_mypy_drops(
     (tmp_path / "checked.py").write_text("import other\n")
     (tmp_path / "other.py").write_text(
         ("# mypy: ignore-errors\n" if how == "inline comment" else "") + CAST_OF_A_PROXY)
-    config = tmp_path / "mypy.ini"
     section = "[mypy-other]\nignore_errors = True\n" if how == "ignore_errors setting" else ""
-    config.write_text(f"[mypy]\n{section}")
-    options = Options()
-    options.config_file = str(config)
-    options.cache_dir = str(tmp_path / "cache")
-    options.incremental = False
-    options.mypy_path = [str(REPO / "stubs"), str(REPO)]
-    from mypy.config_parser import parse_config_file
-
-    parse_config_file(options, lambda: None, str(config), stdout=sys.stdout, stderr=sys.stderr)
+    options = _configured_options(tmp_path, section)
     plugin = WhereTypeLookupsRun(options)
-    result = build.build([BuildSource(str(tmp_path / "checked.py"), "checked", None,
-                                      str(tmp_path))], options, extra_plugins=[plugin])
+    result = _build(tmp_path, ["checked"], options, plugin)
     casts = [error for error in result.errors if "[proxy-cast]" in error]
     if how == "followed":
         assert plugin.lookups["other"] >= 5
@@ -409,40 +423,30 @@ class WhereCheckerHooksRun(ProxyTypesPlugin):
         return counted
 
 
+SILENCED_OTHER = "[mypy-other]\nignore_errors = True\n"
+
+
 @pytest.mark.parametrize(
-    ("settings", "other_calls"),
+    ("settings", "other_calls", "other_reports"),
     [
-        ("[mypy-other]\nignore_errors = True\n", 1),  # left after its first hook
-        ("", 4),  # reported: every call is checked
+        (SILENCED_OTHER, 1, 0),  # left after its first hook
+        ("", 4, 4),  # reported: every call is checked
         # migration mode keeps legacy-typed branches checked everywhere: it stays
-        ("[mypy-other]\nignore_errors = True\n[mypy.plugins.proxy_types]\n"
-         "migrate_classes = checked.Legacy\n", 4),
+        (SILENCED_OTHER + "[mypy.plugins.proxy_types]\nmigrate_classes = checked.Legacy\n",
+         4, 0),
     ],
 )
 def test_the_plugin_leaves_only_the_checker_of_a_module_whose_errors_mypy_drops(
-    tmp_path: Path, settings: str, other_calls: int
+    tmp_path: Path, settings: str, other_calls: int, other_reports: int
 ) -> None:
     (tmp_path / "checked.py").write_text(CYCLE_CHECKED + "\n\nclass Legacy:\n    pass\n")
     (tmp_path / "other.py").write_text(CYCLE_OTHER)
-    config = tmp_path / "mypy.ini"
-    config.write_text(f"[mypy]\n{settings}")
-    options = Options()
-    options.config_file = str(config)
-    options.cache_dir = str(tmp_path / "cache")
-    options.incremental = False
-    options.mypy_path = [str(REPO / "stubs"), str(REPO)]
-    from mypy.config_parser import parse_config_file
-
-    parse_config_file(options, lambda: None, str(config), stdout=sys.stdout, stderr=sys.stderr)
+    options = _configured_options(tmp_path, settings)
     plugin = WhereCheckerHooksRun(options)
-    result = build.build([BuildSource(str(tmp_path / "checked.py"), "checked", None,
-                                      str(tmp_path)),
-                          BuildSource(str(tmp_path / "other.py"), "other", None,
-                                      str(tmp_path))], options, extra_plugins=[plugin])
+    result = _build(tmp_path, ["checked", "other"], options, plugin)
     assert plugin.hook_calls["other"] == other_calls
     # The module checked beside it, in the same cycle, keeps every hook and report.
     assert plugin.hook_calls["checked"] == 4
     reports = [error for error in result.errors if "[proxy-isinstance]" in error]
     assert sum("checked.py:" in report for report in reports) == 4, result.errors
-    assert sum("other.py:" in report for report in reports) == (4 if other_calls == 4 and
-                                                                  not settings else 0)
+    assert sum("other.py:" in report for report in reports) == other_reports, result.errors
