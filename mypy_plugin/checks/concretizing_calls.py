@@ -22,7 +22,7 @@ def check_concretizing_call(
     shown = f"{fullname.rpartition('.')[2]}()"
     for actuals in ctx.args:
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic)
+            found = dynamic_in_expression(ctx.api, actual, dynamic, checked=True)
             if found is None:
                 continue
             outcome = value_read_outcome(found)

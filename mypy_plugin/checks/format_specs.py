@@ -164,11 +164,11 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         spec = spec_text(field.spec, lookup)
         if value is None or spec == "":
             continue  # an empty spec names the proxy
-        found = dynamic_in_expression(ctx.api, value, dynamic)
+        found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
         if found is None:
             continue
         outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,
-                                   format_spec=True)
+                                   format_spec=True, checked=True)
         if outcome is not None:
             errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
                                reason=found.reason)

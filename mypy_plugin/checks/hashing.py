@@ -62,9 +62,9 @@ def _check_hashed(
 ) -> None:
     if isinstance(key, _TEXT):
         return
-    found = dynamic_in_expression(api, key, dynamic, presumes_number=False)
+    found = dynamic_in_expression(api, key, dynamic, presumes_number=False, checked=True)
     if found is None:
         return
-    outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic)
+    outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic, checked=True)
     if outcome is not None:
         errors.hashed(api, key, operation, found.name, outcome=outcome, reason=found.reason)

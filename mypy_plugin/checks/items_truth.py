@@ -44,11 +44,13 @@ def check_items_truth(
         _check_item_type(ctx, function, iterable, dynamic)
         return
     for item in items:
-        found = dynamic_in_expression(ctx.api, item, dynamic, presumes_number=False)
+        found = dynamic_in_expression(ctx.api, item, dynamic, presumes_number=False,
+                                      checked=True)
         if found is None or (isinstance(item, ComparisonExpr)
                              and guards_only_a_range(item, found)):
             continue  # `all(s > 0 for s in shape)`: a range guard, as in a condition
-        outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic)
+        outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic,
+                                   checked=True)
         if outcome is not None:
             errors.items_tested_for_truth(ctx.api, item, function, found.name, outcome=outcome,
                                           reason=found.reason)

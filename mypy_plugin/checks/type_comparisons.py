@@ -111,9 +111,10 @@ def check_type_call(
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.
     value = call.args[0]
-    found = dynamic_in_expression(ctx.api, value, dynamic)
+    found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
     if found is None and config.strict_isinstance:
-        found = dynamic.describe(expression_type(ctx.api, value), include_top=True)
+        found = dynamic.describe(expression_type(ctx.api, value, checked=True),
+                                 include_top=True)
     if found is None:
         return
     located = comparisons.operand_of(tree, call)
@@ -127,7 +128,7 @@ def check_type_call(
     if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
     if all(name == "builtins.bool" for name in static) and python_type_of_value(
-        expression_type(ctx.api, value), dynamic
+        expression_type(ctx.api, value, checked=True), dynamic
     ) not in ("bool", "number"):
         return  # `type(n) is bool` answers right for a dynamic int
     errors.static_type_comparison(ctx.api, comparison, f"type() {operator}", static,
