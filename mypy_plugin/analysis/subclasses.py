@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 #: Bases too general to say anything (``object``, ``Generic``, ``ABC``): values typed
 #: so are left to ``strict_isinstance``, like protocols.
-_TOO_GENERAL_MODULES = frozenset(
+TOO_GENERAL_MODULES = frozenset(
     {"builtins", "typing", "typing_extensions", "abc", "collections.abc", "numbers"})
 
 Index = dict[str, tuple[TypeInfo, ...]]
@@ -43,7 +43,7 @@ class DynamicSubclasses:
         Not ``complete`` while the semantic analyzer is still inside ``current``:
         nothing learnt about it is kept then.
         """
-        if info.module_name in _TOO_GENERAL_MODULES or info.is_protocol:
+        if info.module_name in TOO_GENERAL_MODULES or info.is_protocol:
             return ()
         found = list(self._visible_from(current, modules, complete).get(info.fullname, ()))
         home = modules.get(info.module_name)
@@ -89,7 +89,7 @@ class DynamicSubclasses:
             for base in info.mro[1:]:
                 if self.dynamic.is_dynamic_class(base) or base.fullname in STATIC_NUMBER_CLASSES:
                     continue
-                if base.module_name in _TOO_GENERAL_MODULES or base.is_protocol:
+                if base.module_name in TOO_GENERAL_MODULES or base.is_protocol:
                     continue
                 index.setdefault(base.fullname, []).append(info)
         frozen = {base: tuple(subs) for base, subs in index.items()}

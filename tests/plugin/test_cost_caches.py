@@ -242,6 +242,49 @@ def test_dynamic_class_answers_follow_a_new_mro(program: MypyFile) -> None:
     assert not DynamicClasses(frozenset({"torch.SymInt"})).is_dynamic_class(holder)
 
 
+# -- values whose type alone rules every source out ----------------------------------
+
+TYPED_PARAMETERS = """\
+from typing import Any, Literal, TypeVar
+
+T = TypeVar("T")
+
+
+class Base: ...
+class Proxy(Base): ...
+class Deep(Proxy): ...
+class Plain: ...
+
+
+def f(a: int, b: str, c: None, d: int | None, e: Literal[3], f: Any, g: object,
+      h: list[Proxy], i: tuple[int, str], j: Plain, k: Proxy, m: Base, n: int | Proxy,
+      o: T, p: float | Base, q: Deep) -> None: ...
+"""
+
+
+def test_a_plainly_static_type_is_one_no_source_finds_anything_in(
+    tmp_path: Path
+) -> None:
+    from mypy.types import CallableType
+
+    tree = analyzed_tree(tmp_path, TYPED_PARAMETERS)
+    function = tree.names["f"].node
+    assert isinstance(function, FuncDef) and isinstance(function.type, CallableType)
+    dynamic = DynamicClasses(frozenset({"program.Proxy"}))
+    plainly = set()
+    for name, typ in zip(function.arg_names, function.type.arg_types):
+        long_way = dynamic.describe(typ) is None and dynamic.describe_base(
+            typ, {"program": tree}, tree) is None
+        if dynamic.plainly_static(typ):
+            assert long_way, name
+            plainly.add(name)
+    # The standard library's classes, None, literals, tuples and Any (a strict-mode
+    # source, asked apart); never a class of the program, a TypeVar or a union with one.
+    assert plainly == set("abcdefghi")
+    assert not DynamicClasses(frozenset({"builtins.int"})).plainly_static(
+        function.type.arg_types[0])
+
+
 # -- modules mypy cannot find, answered per build --------------------------------------
 
 
