@@ -246,6 +246,8 @@ def import_skipped(options: Options, module: str) -> bool:
 #: The checker's attribute holding its module (``TypeChecker.tree``); None without it.
 #: For the routing layer, which asks at every hook call and saves the call below.
 CHECKED_TREE_ATTRIBUTE: str | None = "tree" if AVAILABLE["module of the checked call"] else None
+#: Reads it: a C call, for the routing layer's checker hooks (only where it exists).
+CHECKED_TREE_GETTER: Callable[[object], MypyFile] = operator.attrgetter("tree")
 
 
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:
