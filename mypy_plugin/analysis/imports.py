@@ -72,7 +72,12 @@ class MissingModules:
                 shown = sorted(f"{prefix}.{name.rpartition('.')[2]}" for name in dynamic_fullnames
                                if name.startswith(prefix + "."))
                 self.classes_under[prefix] = tuple(dict.fromkeys(shown))
-        self.packages = frozenset(name.partition(".")[0] for name in self.classes_under)
+        #: Each top-level package -> the defining modules and packages under it.
+        self.defining_under: dict[str, tuple[str, ...]] = {}
+        for prefix in self.classes_under:
+            top = prefix.partition(".")[0]
+            self.defining_under[top] = (*self.defining_under.get(top, ()), prefix)
+        self.packages = frozenset(self.defining_under)
         # Modules already reported on, each with the tree it was reported for.
         self._reported: dict[str, MypyFile] = {}
         # Speed trick: what depends on the name alone, kept by name (thunder asks
@@ -85,7 +90,11 @@ class MissingModules:
     def missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         """The package of ``module`` (or itself) that defines dynamic classes and is not
         in the build, or None."""
-        if module.partition(".")[0] not in self.packages:
+        defining = self.defining_under.get(module.partition(".")[0])
+        # Speed trick: nearly always every defining module of the package is in the
+        # build (torch, thunder), and then nothing under it is missing: asked in C.
+        # Measured: thunder, MissingModules 1.13 M -> 0.60 M bytecodes.
+        if defining is None or all(map(modules.__contains__, defining)):
             return None
         prefixes = self._prefixes.get(module)
         if prefixes is None:
@@ -121,6 +130,11 @@ class MissingModules:
                 return ".".join(parts[start:-1])
         return None
 
+    def incomplete_packages(self, modules: dict[str, MypyFile]) -> frozenset[str]:
+        """The top-level packages with a defining module or package not in the build."""
+        return frozenset(top for top, defining in self.defining_under.items()
+                         if not all(map(modules.__contains__, defining)))
+
     def report(self, api: compat.AnyPluginInterface, tree: MypyFile,
                modules: dict[str, MypyFile] | None) -> None:
         """Report, once per module tree, each import of ``tree`` that names a missing module."""
@@ -129,9 +143,12 @@ class MissingModules:
         self._reported[tree.fullname] = tree
         from .. import errors
 
+        incomplete = self.incomplete_packages(modules)
+        if not incomplete:
+            return
         reported: set[str] = set()
         for statement in tree.imports:
-            for module in _imported(statement):
+            for module in _imported(statement, incomplete):
                 missing = self.missing(module, modules)
                 if missing is None or missing in reported:
                     continue
@@ -142,14 +159,16 @@ class MissingModules:
                 errors.unresolved_module(api, statement, missing, shown, skipped)
 
 
-def _imported(statement: ImportBase) -> list[str]:
-    """The absolute module names an import statement loads (relative ones: none)."""
+def _imported(statement: ImportBase, packages: frozenset[str]) -> list[str]:
+    """The absolute module names an import statement loads from ``packages`` (relative
+    ones: none)."""
     if statement.is_unreachable:
         return []
     if isinstance(statement, Import):
-        return [module for module, _ in statement.ids]
-    if isinstance(statement, ImportFrom) and statement.relative == 0:
+        return [module for module, _ in statement.ids if module.partition(".")[0] in packages]
+    if isinstance(statement, (ImportFrom, ImportAll)) and statement.relative == 0 \
+            and statement.id.partition(".")[0] in packages:
+        if isinstance(statement, ImportAll):
+            return [statement.id]
         return [statement.id, *(f"{statement.id}.{name}" for name, _ in statement.names)]
-    if isinstance(statement, ImportAll) and statement.relative == 0:
-        return [statement.id]
     return []

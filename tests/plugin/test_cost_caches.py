@@ -306,6 +306,44 @@ def test_missing_module_answers_are_forgotten_when_the_build_changes(program: My
     assert missing.missing("pkg.sub", other_build) == "pkg"
 
 
+def _missing_by_every_prefix(missing: MissingModules, module: str,
+                             modules: dict[str, MypyFile]) -> str | None:
+    """The answer worked out the long way: the first prefix of ``module`` not in the
+    build, if it defines dynamic classes."""
+    parts = module.split(".")
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        if prefix not in modules:
+            return prefix if prefix in missing.classes_under else None
+    return None
+
+
+def test_a_package_whose_defining_modules_are_all_built_answers_at_once(
+        program: MypyFile) -> None:
+    missing = MissingModules(frozenset({"torch.SymInt", "pkg.sub.deep.Proxy", "lib.Proxy"}),
+                             Options())
+    asked = ["torch", "torch.nn.functional", "pkg", "pkg.sub", "pkg.sub.deep", "pkg.other.x",
+             "pkg.sub.deep.inner", "lib.a.b", "numpy.linalg"]
+    builds = [
+        {},
+        {"torch": program, "torch.nn": program},
+        {"pkg": program, "pkg.sub.deep": program},  # pkg.sub missing: a namespace package
+        {"pkg": program, "pkg.sub": program, "pkg.sub.deep": program, "torch": program},
+        {"pkg": program, "pkg.sub": program, "pkg.sub.deep": program, "lib": program},
+    ]
+    answers = set()
+    for build in builds:
+        for module in asked:
+            answer = missing.missing(module, build)
+            assert answer == _missing_by_every_prefix(missing, module, build), (module, build)
+            answers.add(answer)
+    assert answers == {None, "torch", "pkg", "pkg.sub", "lib"}
+    assert missing.incomplete_packages(builds[0]) == {"torch", "pkg", "lib"}
+    assert missing.incomplete_packages(builds[2]) == {"torch", "pkg", "lib"}
+    assert missing.incomplete_packages(builds[3]) == {"lib"}
+    assert missing.incomplete_packages(builds[4]) == {"torch"}
+
+
 # -- checks that leave the flow source out where all it finds is dropped ---------------
 
 COMPARED = '''\
