@@ -3,17 +3,21 @@
 The type of a dynamic number is never a static number class, so such a test
 sends it down the "not a number" branch exactly like ``isinstance``.  No hook
 sees an ``is`` comparison: the ``builtins.type`` function hook finds the
-comparison its call stands in by walking the enclosing top-level statement
-(each statement once per module tree, as the condition check does).
+comparison its call stands in by walking the innermost function around it (each
+function once), or outside functions the enclosing top-level statement (each
+statement once per module tree, as the condition check does).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from mypy.nodes import (
     ARG_POS,
     CallExpr,
     ComparisonExpr,
     Expression,
+    FuncDef,
     ListExpr,
     MypyFile,
     SetExpr,
@@ -21,6 +25,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import FunctionContext
 
+from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.context import current_file
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
@@ -65,29 +70,64 @@ class _Comparisons:
                 self._index(node)
 
     def _index(self, comparison: ComparisonExpr) -> None:
-        operands = comparison.operands
-        for position, operator in enumerate(comparison.operators):
-            left, right = operands[position], operands[position + 1]
-            if isinstance(left, CallExpr):
-                self._operands.setdefault(id(left), (comparison, operator, right))
-            if isinstance(right, CallExpr) and operator in _IDENTITY:
-                self._operands.setdefault(id(right), (comparison, operator, left))
+        _index_operands(comparison, self._operands)
+
+
+def _index_operands(comparison: ComparisonExpr,
+                    operands_by_call: dict[int, tuple[ComparisonExpr, str, Expression]]) -> None:
+    """Record each call that is an operand of ``comparison``: the comparison, its
+    operator and the other operand (a call on the right only for identity tests)."""
+    operands = comparison.operands
+    for position, operator in enumerate(comparison.operators):
+        left, right = operands[position], operands[position + 1]
+        if isinstance(left, CallExpr):
+            operands_by_call.setdefault(id(left), (comparison, operator, right))
+        if isinstance(right, CallExpr) and operator in _IDENTITY:
+            operands_by_call.setdefault(id(right), (comparison, operator, left))
+
+
+class _FunctionComparisons:
+    """Where each call of one function stands as a comparison operand (its arguments'
+    defaults and nested functions included)."""
+
+    def __init__(self, function: FuncDef) -> None:
+        self.function = function
+        self.body = function.body  # a daemon's merge of a new parse replaces it
+        self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
+        for node in walk(function, everywhere):
+            if isinstance(node, ComparisonExpr):
+                _index_operands(node, self._operands)
+
+    def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
+        return self._operands.get(id(call))
 
 
 class TypeComparisons:
-    """Per-module index of comparison operands, rebuilt when mypy hands over a new tree.
+    """Per-function (or, outside functions, per-module) index of comparison operands,
+    rebuilt when mypy hands over a new tree or function body.
 
-    Speed trick: each ``type(x)`` call would walk the module. Measured: a cold
-    thunder run asks 66 times and builds 4 indexes (229 us each).
+    Speed trick: each ``type(x)`` call would walk the module; then each walked the
+    top-level statement around it (a whole class for a method).
+    Measured: thunder, the type() checks 1.01 M -> 0.80 M bytecodes.
     """
 
     def __init__(self) -> None:
         self._by_module: dict[str, _Comparisons] = {}
+        self._by_function: dict[int, _FunctionComparisons] = {}
 
     def operand_of(
-        self, tree: MypyFile, call: CallExpr
+        self, tree: MypyFile, call: CallExpr, functions: Sequence[FuncDef] = ()
     ) -> tuple[ComparisonExpr, str, Expression] | None:
-        """The comparison ``call`` is an operand of, its operator and the other operand."""
+        """The comparison ``call`` is an operand of, its operator and the other operand.
+
+        ``functions``: those around the call, outermost first (none: module level).
+        """
+        if functions:
+            function = functions[-1]
+            known = self._by_function.get(id(function))
+            if known is None or known.function is not function or known.body is not function.body:
+                known = self._by_function[id(function)] = _FunctionComparisons(function)
+            return known.operand_of(call)
         module = self._by_module.get(tree.fullname)
         if module is None or module.tree is not tree or module.defs is not tree.defs \
                 or module.statement_count != len(tree.defs):
@@ -117,7 +157,7 @@ def check_type_call(
                                  include_top=True)
     if found is None:
         return
-    located = comparisons.operand_of(tree, call)
+    located = comparisons.operand_of(tree, call, compat.enclosing_functions(ctx.api))
     if located is None:
         return
     comparison, operator, other = located

@@ -29,6 +29,33 @@ def type_comparisons(p: IntegerProxy, u: Union[int, torch.SymInt], f: float, b: 
     print(ok)
 
 
+def type_comparisons_in_scopes(p: IntegerProxy, n: int) -> None:
+    # Found in the innermost function around the call: nested ones, lambdas, defaults.
+    def inner(q: IntegerProxy, flag: bool = type(p) is int) -> bool:  # E: [proxy-isinstance] type() is against static number classes (int)
+        return type(q) is int  # E: [proxy-isinstance] type() is against static number classes (int)
+
+    picks = lambda: type(p) == float  # E: [proxy-isinstance] type() == against static number classes (float)
+
+    class Local:
+        same = type(p) is int  # E: [proxy-isinstance] type() is against static number classes (int)
+
+        def method(self) -> bool:
+            return type(p) is not float  # E: [proxy-isinstance] type() is not against static number classes (float)
+
+    print(inner, picks, Local, type(n) is int)
+
+
+class TypeComparisonsInAClass:
+    limit: IntegerProxy
+    kind = type(limit) is int  # E: [proxy-isinstance] type() is against static number classes (int)
+
+    def method(self) -> bool:
+        return type(self.limit) in (int, float)  # E: [proxy-isinstance] type() in against static number classes (int, float)
+
+
+MODULE_LIMIT: IntegerProxy
+MODULE_KIND = type(MODULE_LIMIT) is float  # E: [proxy-isinstance] type() is against static number classes (float)
+
 def items_truth(shape: list[torch.SymInt], sizes: list[IntegerProxy], flags: list[BoolProxy], xs: list[int], p: IntegerProxy) -> None:
     all(s > 0 for s in sizes)  # E: [proxy-concretize] all() tests each item for truth, which for dynamic number "BoolProxy" specializes on the traced value
     any([s == 1 for s in sizes])  # E: [proxy-concretize] any() tests each item for truth
