@@ -5,7 +5,8 @@ virtual machine the CPU time of one cold mypy run varies by several percent
 between runs of the same code (docs/performance.md), so the time benchmark
 needs dozens of pairs to tell a 2% cost from a 4% one.  An instruction count
 (valgrind's cachegrind, no cache simulation) hardly varies: the same binary,
-inputs and hash seed give the same count whatever else the machine is doing.
+inputs and hash seed give nearly the same count whatever else the machine is
+doing, once mypy parses with one thread (``bench_plugin.ONE_PARSE_THREAD``).
 One run per variant therefore settles the question "how much more work does
 mypy do with the plugin", which is what the targets are about (2% cold and warm
 with the default settings, 5% with the traced torch settings).
@@ -112,7 +113,8 @@ def count(corpus: Corpus, workdir: Path, mode: str) -> InstructionCount:
 
 def _start(prefix: list[str], corpus: Corpus, space: Workspace, variant: str,
            environment: dict[str, str]) -> subprocess.Popen[bytes]:
-    command = [*prefix, *mypy_arguments(corpus, space.configs[variant], space.caches[variant])]
+    command = [*prefix, *mypy_arguments(corpus, space.configs[variant], space.caches[variant],
+                                        one_parse_thread=True)]
     with space.logs[variant].open("w", encoding="utf-8") as output:
         return subprocess.Popen(command, cwd=corpus.directory, env=environment,
                                 stdout=output, stderr=subprocess.STDOUT)

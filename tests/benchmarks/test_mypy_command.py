@@ -12,7 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_plugin import mypy_command, run_mypy  # noqa: E402
+from benchmarks.bench_plugin import (  # noqa: E402
+    ONE_PARSE_THREAD,
+    checkout_environment,
+    mypy_arguments,
+    mypy_command,
+    run_mypy,
+)
 from benchmarks.corpus import Corpus  # noqa: E402
 
 needs_safe_path = pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P is 3.11+")
@@ -50,3 +56,33 @@ def test_plain_module_run_would_import_the_shadow_copy(tmp_path: Path) -> None:
                             env=environment, capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert "shadow copy of mypy_plugin imported" in result.stdout + result.stderr
+
+
+@needs_safe_path
+def test_the_counted_mypy_parses_with_one_thread_and_loads_the_checkout_plugin(
+        tmp_path: Path) -> None:
+    corpus, config = shadowing_corpus(tmp_path)
+    (tmp_path / "wrong.py").write_text("x: int = 'a'\n")
+    command = mypy_arguments(Corpus("shadow", tmp_path, ("checked.py", "wrong.py"), "[mypy]\n"),
+                             config, tmp_path / "cache", one_parse_thread=True)
+    assert "-m" not in command
+    result = subprocess.run(command, cwd=tmp_path, env=checkout_environment(),
+                            capture_output=True, text=True, check=False)
+    # mypy's own exit status and report: the launcher passes the arguments on.
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'wrong.py:1: error: Incompatible types in assignment' in result.stdout
+    assert "shadow copy" not in result.stdout + result.stderr
+
+
+def test_the_launcher_sets_one_parse_thread() -> None:
+    import mypy.util
+
+    saved = mypy.util._AVAILABLE_THREADS
+    setup = ONE_PARSE_THREAD.partition("from mypy.__main__")[0]
+    try:
+        mypy.util._AVAILABLE_THREADS = 5  # as if worked out on a 5-core machine
+        assert mypy.util.get_available_threads() == 5
+        exec(setup, {})
+        assert mypy.util.get_available_threads() == 1
+    finally:
+        mypy.util._AVAILABLE_THREADS = saved
