@@ -249,8 +249,6 @@ class ProxyTypesPlugin(Plugin):
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
         self._analyzing_unresolved = False
-        #: The checked module whose missing imports were reported last.
-        self._missing_modules_tree: MypyFile | None = None
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
         # hash goes in too.  Plain mypy relies on report_config_data for settings
@@ -327,91 +325,46 @@ class ProxyTypesPlugin(Plugin):
     def _guarded(self, check: str, body: Callable[[_Ctx], _Result],
                  default: Callable[[_Ctx], _Result],
                  runs: frozenset[VerdictName] = RUNS_WHERE_REPORTED,
-                 also: tuple[tuple[str, Callable[[_Ctx], object], frozenset[VerdictName]], ...] = (),
-                 *, checker: bool = False) -> Callable[[_Ctx], _Result]:
-        """``body`` as a hook: an error in it becomes one proxy-internal report and mypy
-        gets its own ``default`` answer (``PROXY_TYPES_DEBUG=1``: the error propagates).
-
-        ``body`` runs only in modules whose verdict (``gate.py``) is in ``runs``;
-        each ``(check, part, runs)`` of ``also`` runs after it under its own verdicts
-        (its answer unused).  Checker hooks also settle reports made during mypy's
-        trials, once before anything runs, and report modules defining dynamic
-        classes that the module imports but mypy cannot find.  ``checker``: only
-        checker hooks (function, method and signature hooks) call it.
+                 ) -> Callable[[_Ctx], _Result]:
+        """``body`` as a semantic-analysis hook: an error in it becomes one
+        proxy-internal report and mypy gets its own ``default`` answer
+        (``PROXY_TYPES_DEBUG=1``: the error propagates).  ``body`` runs only in
+        modules whose verdict (``gate.py``) is in ``runs``.  Checker hooks:
+        :meth:`_checker_hook`.
         """
-        from . import reporting
-
-        if checker and compat.CHECKED_TREE_ATTRIBUTE is not None:
-            return self._checker_hook(check, body, default, runs, also)
-
-        parts = ((check, body, runs), *also)
-        everywhere = all(part_runs == RUNS_EVERYWHERE for _, _, part_runs in parts)
-        runs_somewhere = frozenset().union(*(part_runs for _, _, part_runs in parts))
-
-        # Speed trick: each hook call asks only what it must, through no more calls
-        # than needed (27,000 calls a cold thunder run, 10,000 in torch's own code).
-        # Measured: thunder, the wrapper and the gate's questions 2.96 M -> 2.30 M
-        # bytecodes (benchmarks/count_bytecodes.py).
-        provisional = reporting.provisional
-        gate = self.gate
-        tree_attribute = compat.CHECKED_TREE_ATTRIBUTE or "-"  # "-": no such attribute
-
-        single = not also
+        everywhere = runs == RUNS_EVERYWHERE
 
         def hook(ctx: _Ctx) -> _Result:
             api = ctx.api  # type: ignore[attr-defined]  # every hook context has one
-            answer: _Result | None = None
-            checker = isinstance(api, CheckerPluginInterface)
             try:
-                if not checker:
-                    verdict = Verdict.REPORTED if everywhere else self._analysis_verdict(api)
-                else:
-                    if provisional:
-                        reporting.settle_at_hook(api)
-                    tree = getattr(api, tree_attribute, None)
-                    # gate.in_checker(api), its usual answer read without a call
-                    verdict = gate.checked_verdict if tree is not None \
-                        and tree is gate.checked_tree else self._checker_verdict(api)
-                    if verdict in RUNS_WHERE_VISIBLE \
-                            and gate.checked_tree is not self._missing_modules_tree:
-                        self._report_missing_modules(api)
+                verdict = Verdict.REPORTED if everywhere else self._analysis_verdict(api)
             except Exception as error:
-                if self.debug:
-                    raise
-                self._internal_error(api, _context_of(ctx), check, error)
+                self._failed(api, ctx, check, error)
                 return default(ctx)
-            if verdict not in runs_somewhere:
-                # No part runs (torch's own code, mostly): nothing can be reported.
+            if verdict not in runs:
+                return default(ctx)  # torch's own code, mostly: nothing can be reported
+            try:
+                answer = body(ctx)
+            except Exception as error:
+                self._failed(api, ctx, check, error)
                 return default(ctx)
-            start = len(provisional)
-            if single:  # nearly every hook: its body runs, as the verdict allows it
-                try:
-                    answer = body(ctx)
-                except Exception as error:
-                    if self.debug:
-                        raise
-                    self._internal_error(api, _context_of(ctx), check, error)
-            else:
-                answer = self._run_parts(ctx, api, parts, verdict)
-            if checker and len(provisional) > start:
-                try:  # after every part: a part may rewrite a type another one reported on
-                    reporting.hook_done(start)
-                except Exception as error:
-                    if self.debug:
-                        raise
-                    self._internal_error(api, _context_of(ctx), check, error)
             return default(ctx) if answer is None else answer
 
         return hook
 
     def _checker_hook(self, check: str, body: Callable[[_Ctx], _Result],
-                      default: Callable[[_Ctx], _Result], runs: frozenset[VerdictName],
+                      default: Callable[[_Ctx], _Result],
+                      runs: frozenset[VerdictName] = RUNS_WHERE_REPORTED,
                       also: tuple[tuple[str, Callable[[_Ctx], object], frozenset[VerdictName]],
-                                  ...]) -> Callable[[_Ctx], _Result]:
-        """:meth:`_guarded` for a checker hook, where mypy names the checked module.
+                                  ...] = ()) -> Callable[[_Ctx], _Result]:
+        """:meth:`_guarded` for a checker hook (function, method and signature hooks).
 
+        Each ``(check, part, runs)`` of ``also`` runs after ``body`` under its own
+        verdicts (its answer unused).  Checker hooks also settle reports made during
+        mypy's trials, once before anything runs, and report modules defining dynamic
+        classes that the module imports but mypy cannot find.
         Speed trick: the checker hooks run 19,000 times a cold thunder run; the module
-        is asked about once per module, the rest is one comparison.
+        is asked about once per module, the rest is one C call and a comparison.
         Measured: thunder, the wrapper 1.64 M -> 1.08 M bytecodes.
         """
         from . import reporting
@@ -437,9 +390,7 @@ class ProxyTypesPlugin(Plugin):
                 verdict = gate.checked_verdict if checked_tree(api) is gate.checked_tree \
                     else first_in_module(api)
             except Exception as error:
-                if self.debug:
-                    raise
-                self._internal_error(api, _context_of(ctx), check, error)
+                self._failed(api, ctx, check, error)
                 return default(ctx)
             if verdict not in runs_somewhere:
                 return default(ctx)  # torch's own code, mostly: nothing can be reported
@@ -449,21 +400,24 @@ class ProxyTypesPlugin(Plugin):
                 try:
                     answer = body(ctx)
                 except Exception as error:
-                    if self.debug:
-                        raise
-                    self._internal_error(api, _context_of(ctx), check, error)
+                    self._failed(api, ctx, check, error)
             else:
                 answer = self._run_parts(ctx, api, parts, verdict)
             if len(provisional) > start:
                 try:  # after every part: a part may rewrite a type another one reported on
                     reporting.hook_done(start)
                 except Exception as error:
-                    if self.debug:
-                        raise
-                    self._internal_error(api, _context_of(ctx), check, error)
+                    self._failed(api, ctx, check, error)
             return default(ctx) if answer is None else answer
 
         return hook
+
+    def _failed(self, api: Any, ctx: _Ctx, check: str, error: Exception) -> None:
+        """An error in a hook's part: one proxy-internal report (``PROXY_TYPES_DEBUG=1``:
+        the error propagates)."""
+        if self.debug:
+            raise error
+        self._internal_error(api, _context_of(ctx), check, error)
 
     def _run_parts(self, ctx: _Ctx, api: Any,
                    parts: tuple[tuple[str, Callable[[_Ctx], Any], frozenset[VerdictName]], ...],
@@ -478,9 +432,7 @@ class ProxyTypesPlugin(Plugin):
                 if index == 0:
                     answer = result
             except Exception as error:
-                if self.debug:
-                    raise
-                self._internal_error(api, _context_of(ctx), name, error)
+                self._failed(api, ctx, name, error)
         return answer
 
     def _checker_verdict(self, api: CheckerPluginInterface) -> VerdictName:
@@ -558,7 +510,6 @@ class ProxyTypesPlugin(Plugin):
         daemon checks the same tree object again after merging a new parse into it.
         """
         self.gate.checked_tree = None
-        self._missing_modules_tree = None
         # Not imported yet (a warm run reports nothing): nothing to settle.
         if _REPORTING in sys.modules:
             from . import reporting
@@ -583,8 +534,8 @@ class ProxyTypesPlugin(Plugin):
             passed_arguments.record_passed_arguments(ctx, self.dynamic)
             return _default_return(ctx)
 
-        recorded = self._guarded("passed_arguments", record, _default_return, RUNS_WHERE_VISIBLE,
-                                 checker=True)
+        recorded = self._checker_hook("passed_arguments", record, _default_return,
+                                      RUNS_WHERE_VISIBLE)
 
         def both(ctx: Any) -> Type:
             recorded(ctx)
@@ -625,7 +576,7 @@ class ProxyTypesPlugin(Plugin):
             ("configuration", validate, RUNS_WHERE_VISIBLE),)
         if self.config.migrate_classes and name == "isinstance":
             also += (("migrate", keep_branches, RUNS_EVERYWHERE),)
-        return self._guarded("isinstance_calls", check, _default_return, also=also, checker=True)
+        return self._checker_hook("isinstance_calls", check, _default_return, also=also)
 
     def _sink_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
         """The hook of a call that may use a dynamic number as a static one."""
@@ -665,7 +616,7 @@ class ProxyTypesPlugin(Plugin):
         name = {TYPE_FUNCTION: "type_comparisons"}.get(fullname) or (
             "items_truth" if fullname in ITEMS_TRUTH_FUNCTIONS
             else "hashing" if fullname in DISPLAY_FUNCTIONS else "concretizing_calls")
-        return self._guarded(name, hook, _default_return, checker=True)
+        return self._checker_hook(name, hook, _default_return)
 
     def get_function_signature_hook(
         self, fullname: str
@@ -679,7 +630,7 @@ class ProxyTypesPlugin(Plugin):
             return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
                                                 fullname)
 
-        return self._guarded("conversions", check, _default_signature, checker=True)
+        return self._checker_hook("conversions", check, _default_signature)
 
     def get_method_signature_hook(
         self, fullname: str
@@ -693,7 +644,7 @@ class ProxyTypesPlugin(Plugin):
             return conversions.check_conversion(ctx, operation, self.config, self.dynamic,
                                                 INDEXING_OPERATION)
 
-        return self._guarded("conversions", check, _default_signature, checker=True)
+        return self._checker_hook("conversions", check, _default_signature)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         return self._recording_arguments(self._method_hook(fullname))
@@ -708,7 +659,7 @@ class ProxyTypesPlugin(Plugin):
                 hashing.check_hashing_method(ctx, operation, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return self._guarded("hashing", check_hashing, _default_return, checker=True)
+            return self._checker_hook("hashing", check_hashing, _default_return)
         if fullname == STR_FORMAT_METHOD:
             from .checks import format_specs
 
@@ -716,7 +667,7 @@ class ProxyTypesPlugin(Plugin):
                 format_specs.check_str_format(ctx, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return self._guarded("format_specs", check_format, _default_return, checker=True)
+            return self._checker_hook("format_specs", check_format, _default_return)
         if fullname in ABC_REGISTER_METHODS:
             from .checks import bases
 
@@ -724,8 +675,7 @@ class ProxyTypesPlugin(Plugin):
                 bases.check_abc_register(ctx, self.config, self.dynamic)
                 return ctx.default_return_type
 
-            return self._guarded("bases", check_register, _default_return, RUNS_EVERYWHERE,
-                                 checker=True)
+            return self._checker_hook("bases", check_register, _default_return, RUNS_EVERYWHERE)
         if is_comparison_method(fullname):
             from .checks import comparisons
 
@@ -735,8 +685,7 @@ class ProxyTypesPlugin(Plugin):
                 )
                 return ctx.default_return_type
 
-            return self._guarded("comparisons", check_comparison, _default_return,
-                                 checker=True)
+            return self._checker_hook("comparisons", check_comparison, _default_return)
         return None
 
     # -- semantic analyzer hooks --------------------------------------------
@@ -841,12 +790,10 @@ class ProxyTypesPlugin(Plugin):
     # -- modules defining dynamic classes that mypy cannot find -------------
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
-        tree = compat.checked_tree(api)  # asked at every checker hook: no import statement
-        # Nearly always the module asked about last, whose imports are reported already.
-        if tree is not None and tree is not self._missing_modules_tree:
+        """At a checker's first hook in a module: its imports of missing modules."""
+        tree = compat.checked_tree(api)
+        if tree is not None:
             self.missing_modules.report(api, tree, self.build_modules)
-            if self.build_modules is not None:
-                self._missing_modules_tree = tree
 
     # -- configuration ------------------------------------------------------
 

@@ -457,13 +457,14 @@ class _Site:
         return found
 
 
-
 def _types_of(api: CheckerPluginInterface | SemanticAnalyzer, expr: Expression,
               checked: bool) -> list[Type]:
     """Types to judge ``expr`` by: its own, and its operands' for a comparison (none
     while the semantic analyzer runs)."""
     if not isinstance(api, CheckerPluginInterface):
-        return []
+        if isinstance(api, SemanticAnalyzer):
+            return []
+        raise TypeError(f"no types to judge by for {type(api).__name__}")
     found = [expression_type(api, expr, checked=checked)]
     if isinstance(expr, ComparisonExpr) and not _IDENTITY_OR_MEMBERSHIP.intersection(
             expr.operators):

@@ -242,7 +242,7 @@ def test_bytecode_count_is_exact_and_repeats(tmp_path: Path) -> None:
     first, second = (json.loads(completed.stdout) for completed in runs)
     assert first["total"] > 0 and first["total"] == second["total"]
     assert first["total"] == sum(function["bytecodes"] for function in first["functions"])
-    wrapper = [f for f in first["functions"] if f["function"].endswith("_guarded.<locals>.hook")]
+    wrapper = [f for f in first["functions"] if f["function"].endswith("_checker_hook.<locals>.hook")]
     assert wrapper and wrapper[0]["calls"] > 0  # the examples' hooks ran through it
     assert all(f["function"].startswith("mypy_plugin/") for f in first["functions"])
     text = _bytecodes(tmp_path, "--corpus", "quick", "--limit", "3")

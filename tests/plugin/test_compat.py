@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,33 @@ def test_tested_range_matches_the_declared_dependencies() -> None:
 def test_ci_checks_the_oldest_tested_mypy() -> None:
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert f"mypy=={compat.OLDEST_TESTED}" in ci
+
+
+@pytest.mark.parametrize("has_tree", [True, False])
+def test_checker_hooks_ask_the_gate_once_per_module_or_at_every_call_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, has_tree: bool,
+) -> None:
+    from mypy_plugin.gate import ReportGate
+
+    if not has_tree:  # a mypy whose checker does not name its module
+        monkeypatch.setattr(compat, "CHECKED_TREE_ATTRIBUTE", None)
+        monkeypatch.setattr(compat, "CHECKED_TREE_GETTER", compat._no_checked_tree)
+        monkeypatch.setitem(compat.AVAILABLE, "module of the checked call", False)
+    asked: list[str] = []
+    real = ReportGate.in_checker
+
+    def in_checker(gate: ReportGate, api: Any) -> str:
+        asked.append(api.tree.fullname)  # the real checker still names its module
+        return real(gate, api)
+
+    monkeypatch.setattr(ReportGate, "in_checker", in_checker)
+    (tmp_path / "checked.py").write_text(
+        "from proxy_types import IntegerProxy\n\ndef f(p: IntegerProxy) -> None:\n"
+        + "    isinstance(p, int)\n" * 3)
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n")
+    monkeypatch.chdir(tmp_path)
+    stdout, _, _ = api.run(["--config-file", "mypy.ini", "--cache-dir", str(tmp_path / "c"),
+                            "checked.py"])
+    assert stdout.count("[proxy-isinstance]") == 3, stdout
+    assert asked.count("checked") == (1 if has_tree else 3)
