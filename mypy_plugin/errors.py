@@ -151,6 +151,11 @@ def _render(report: Report) -> str:
         where, exception = report.extra
         return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
                 "findings of this check may be missing (PROXY_TYPES_DEBUG=1 raises it)")
+    if kind == findings.FLOW_TOO_LARGE:
+        (limit,) = report.extra
+        return (f'Function "{subject}" is too large to follow the flow of traced values: '
+                f"{limit}; values computed in it are not followed from there on and findings "
+                "may be missing (split the function, or leave it out of traced_functions)")
     raise ValueError(f"no message for report kind {kind!r}")
 
 
@@ -385,6 +390,12 @@ def internal_error(
     """proxy-internal: a check raised; what it would have found here may be missing."""
     emit(api, context, Report(PROXY_INTERNAL.code, findings.INTERNAL_ERROR, subject=check,
                               extra=(where, exception)))
+
+
+def flow_too_large(api: AnyPluginInterface, function: Context, name: str, limit: str) -> None:
+    """proxy-internal at a function's definition: following its flows passed ``limit``."""
+    emit(api, function, Report(PROXY_INTERNAL.code, findings.FLOW_TOO_LARGE, subject=name,
+                               extra=(limit,)))
 
 
 # -- configuration problems: one line each, exit status 2 ---------------------

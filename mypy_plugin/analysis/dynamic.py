@@ -38,7 +38,7 @@ from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 from .context import current_file
-from .flow import STATIC, Evaluator, Flow, FunctionFacts
+from .flow import STATIC, Evaluator, Flow, FlowTooLarge, FunctionFacts, _Static
 from .subclasses import TOO_GENERAL_MODULES, DynamicSubclasses
 from .reaching import Assigned
 
@@ -332,7 +332,7 @@ def dynamic_in_expression(
         found = found or dynamic.describe_base(typ, site.modules, site.tree, where=where,
                                                complete=not site.analyzing)
     if found is None and expr is not None and follow_flows and site.flow_possible:
-        flow = site.evaluator.value(expr, items_too=check is not None)
+        flow = site.flow_value(expr, items_too=check is not None)
         if flow is STATIC:
             return None
         if isinstance(flow, Flow) and (python_types is None or flow.may_stand_for(python_types)) \
@@ -445,6 +445,23 @@ class _Site:
             assert self.dynamic.flow is not None
             self._evaluator = Evaluator(self.dynamic.flow, self.facts, self.lookup)
         return self._evaluator
+
+    def flow_value(self, expr: Expression, *, items_too: bool) -> Flow | _Static | None:
+        """The flow reaching ``expr``; None in a function too large to follow, which is
+        reported once, at its definition."""
+        facts = self.facts
+        if facts is not None and facts.too_large:
+            return None
+        try:
+            return self.evaluator.value(expr, items_too=items_too)
+        except FlowTooLarge as error:
+            if facts is None:
+                raise
+            facts.too_large = True
+            from .. import errors
+
+            errors.flow_too_large(self.api, facts.function, facts.label, str(error))
+            return None
 
     def lookup(self, expr: Expression) -> Type | None:
         """The type of a part of the checked expression, as far as it is known."""

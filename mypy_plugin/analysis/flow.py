@@ -79,7 +79,7 @@ from ..number_table import table as _table
 from ..findings import Reason
 from .walk import walk as walk_tree
 from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
-from .reaching import Assigned, Augmented, Binding, FunctionWalk, Param
+from .reaching import Assigned, Augmented, Binding, Definition, FunctionWalk, Param
 
 if TYPE_CHECKING:
     from ..config import ProxyTypesConfig
@@ -212,6 +212,13 @@ class FunctionFacts:
         self._decided: DecidedWalk | None = None
         self._required: set[ComparisonExpr] | None = None
         self._scripting_only: list[tuple[int, int]] | None = None
+        #: Set once following the function's flows passed a limit (reported then).
+        self.too_large = False
+
+    @property
+    def label(self) -> str:
+        """``Class.method`` or ``function``, as users call it."""
+        return _function_label(self.function)
 
     @property
     def walk(self) -> FunctionWalk:
@@ -475,6 +482,19 @@ class FlowAnalysis:
 # -- evaluating expressions at a report site --------------------------------------------
 
 
+#: Evaluation steps (a value or a definition followed) the flows reaching one report
+#: site may take.  Each binding and definition is followed once per site, so a
+#: function of ``k`` nested ``x += ...`` under ``if``\s takes about ``k * k / 2``
+#: steps; past the limit the function is reported once as too large to follow.
+FLOW_STEP_LIMIT = 200_000
+#: Values nested in one another (``x2 = x1 + 1``, ``x3 = x2 + 1``, ...) followed at once.
+FLOW_DEPTH_LIMIT = 1_000
+
+
+class FlowTooLarge(Exception):
+    """A function's flows took more work than the limits allow."""
+
+
 class Evaluator:
     """Decides which flows reach an expression of one function."""
 
@@ -485,6 +505,12 @@ class Evaluator:
         self.lookup = lookup
         self._done: dict[int, Flow | None] = {}
         self._active: set[int] = set()
+        # id -> (the binding or definition, its flow): each is followed once per site
+        self._bindings: dict[int, tuple[Binding, Flow | None]] = {}
+        self._definitions: dict[int, tuple[Definition, Flow | None]] = {}
+        self._steps = 0
+        self._depth = 0
+        self._parameter_order: dict[str, int] | None = None
 
     def value(self, expr: Expression, *, items_too: bool = False) -> Flow | _Static | None:
         """The flow reaching ``expr`` itself (or, ``items_too``, its items); STATIC if the
@@ -502,11 +528,14 @@ class Evaluator:
             return self._done[key]
         if key in self._active:
             return None  # a definition reached through itself (loops): nothing new
+        self._step()
         self._active.add(key)
+        self._enter()
         try:
             found = self._flow(expr)
         finally:
             self._active.discard(key)
+            self._depth -= 1
         self._done[key] = found
         return found
 
@@ -571,19 +600,73 @@ class Evaluator:
         found = self._binding(binding) if binding is not None else None
         return found or self._typed_as_size(expr)
 
+    def _step(self) -> None:
+        self._steps += 1
+        if self._steps > FLOW_STEP_LIMIT:
+            raise FlowTooLarge(f"more than {FLOW_STEP_LIMIT} steps (FLOW_STEP_LIMIT)")
+
+    def _enter(self) -> None:
+        self._depth += 1
+        if self._depth > FLOW_DEPTH_LIMIT:
+            raise FlowTooLarge(f"more than {FLOW_DEPTH_LIMIT} values nested in one another "
+                               "(FLOW_DEPTH_LIMIT)")
+
     def _binding(self, binding: Binding) -> Flow | None:
+        """The flows of every definition of ``binding``, each definition followed once.
+
+        The definitions are combined in source order (parameters first): the first
+        one's reason is the one shown, the same under any hash seed.
+        """
+        known = self._bindings.get(id(binding))
+        if known is not None:
+            return known[1]
+        flows: list[tuple[tuple[int, int, int, int], str, Flow]] = []
+        self._enter()
+        try:
+            for definition in binding.definitions:
+                self._step()
+                found = self._definition(definition)
+                if found is not None:
+                    flows.append((self._source_order(definition), found.dynamic.reason.detail,
+                                   found))
+        finally:
+            self._depth -= 1
+        flows.sort(key=lambda entry: entry[:2])
+        combined: Flow | None = None
+        for _, _, found in flows:
+            combined = union(combined, found)
+        self._bindings[id(binding)] = (binding, combined)
+        return combined
+
+    def _definition(self, definition: Definition) -> Flow | None:
+        known = self._definitions.get(id(definition))
+        if known is not None:
+            return known[1]
         found: Flow | None = None
-        for definition in binding.definitions:
-            if isinstance(definition, Param):
-                assert self.facts is not None
-                found = union(found, self.facts.params.get(definition.name))
-            elif isinstance(definition, Assigned):
-                value = self.flow(definition.expr)
-                found = union(found, value.deeper(definition.depth) if value else None)
-            elif isinstance(definition, Augmented):
-                found = union(found, union(self.flow(definition.expr),
-                                           self._binding(definition.before)))
+        if isinstance(definition, Param):
+            assert self.facts is not None
+            found = self.facts.params.get(definition.name)
+        elif isinstance(definition, Assigned):
+            value = self.flow(definition.expr)
+            found = value.deeper(definition.depth) if value else None
+        elif isinstance(definition, Augmented):
+            found = union(self.flow(definition.expr), self._binding(definition.before))
+        self._definitions[id(definition)] = (definition, found)
         return found
+
+    def _source_order(self, definition: Definition) -> tuple[int, int, int, int]:
+        """Parameters in their order, then assignments by place."""
+        if isinstance(definition, Param):
+            if self._parameter_order is None:
+                assert self.facts is not None
+                self._parameter_order = {
+                    argument.variable.name: index
+                    for index, argument in enumerate(self.facts.function.arguments)}
+            return 0, self._parameter_order.get(definition.name, -1), 0, 0
+        if isinstance(definition, (Assigned, Augmented)):
+            depth = definition.depth if isinstance(definition, Assigned) else -1
+            return 1, definition.expr.line, definition.expr.column, depth
+        return 2, 0, 0, 0
 
     def _index(self, expr: IndexExpr) -> Flow | None:
         base = self.flow(expr.base)

@@ -152,9 +152,11 @@ PLANNED = {
     findings.CONFIG_NO_SUCH_CLASS: "a configuration entry",
     findings.UNRESOLVED_MODULE: "mypy cannot find a module",
     findings.INTERNAL_ERROR: "a check of the plugin failed",
+    findings.FLOW_TOO_LARGE: "a function too large to follow",
 }
-# Needs a failing check: test_an_internal_error_round_trips injects one.
-END_TO_END_KINDS = set(findings.ALL_KINDS) - {findings.INTERNAL_ERROR}
+# Needs a failing check: test_an_internal_error_round_trips injects one.  A function
+# too large to follow: tests/plugin/test_flow_limits.py.
+END_TO_END_KINDS = set(findings.ALL_KINDS) - {findings.INTERNAL_ERROR, findings.FLOW_TOO_LARGE}
 
 
 def make_project(directory: Path, *, every_kind: bool = False) -> Path:

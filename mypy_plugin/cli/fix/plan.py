@@ -70,6 +70,8 @@ LEFT_FOR_A_HUMAN = {
                                 "install it (not editable) or put it on MYPYPATH",
     findings.INTERNAL_ERROR: "a check of the plugin failed here: rerun with "
                              "PROXY_TYPES_DEBUG=1 and report the traceback",
+    findings.FLOW_TOO_LARGE: "a function too large to follow: split it, or leave it out of "
+                             "traced_functions",
 }
 
 
