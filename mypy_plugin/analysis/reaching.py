@@ -119,11 +119,23 @@ class FunctionWalk:
         #: isinstance calls whose dynamic numbers the surrounding code excludes on purpose.
         self.excluded_calls: set[CallExpr] = set()
         self._loops: list[tuple[list[Env], list[Env]]] = []  # (breaks, continues) per loop
+        #: Every name bound, in order: the names a branch may have changed are those
+        #: bound since it started, so a merge looks at them only (linear in the function).
+        self._written: list[str] = []
         env: Env = {
             argument.variable.name: Binding(frozenset({Param(argument.variable.name)}))
             for argument in function.arguments
         }
         self._block(function.body, env)
+
+    def _set(self, env: Env, name: str, binding: Binding) -> None:
+        env[name] = binding
+        self._written.append(name)
+
+    def _merge_since(self, start: int, base: Env, envs: Iterable[Env | None]) -> Env | None:
+        """:func:`merge` of ``envs``, each derived from ``base`` by the names bound since
+        ``start``."""
+        return merge(envs, base, dict.fromkeys(self._written[start:]))
 
     # -- statements -----------------------------------------------------------------
 
@@ -148,7 +160,7 @@ class FunctionWalk:
             if isinstance(node.lvalue, NameExpr) and _is_local(node.lvalue):
                 name = node.lvalue.name
                 before = env.get(name, Binding(frozenset({UNKNOWN})))
-                env[name] = Binding(frozenset({Augmented(node.rvalue, before)}))
+                self._set(env, name, Binding(frozenset({Augmented(node.rvalue, before)})))
             return env
         if isinstance(node, ExpressionStmt):
             self._expression(node.expr, env)
@@ -194,7 +206,7 @@ class FunctionWalk:
             # A nested function or class is walked on its own when mypy checks it.
             env = dict(env)
             name = node.name
-            env[name] = Binding(frozenset({UNKNOWN}))
+            self._set(env, name, Binding(frozenset({UNKNOWN})))
             if isinstance(node, Decorator):
                 for decorator in node.decorators:
                     self._expression(decorator, env)
@@ -212,6 +224,7 @@ class FunctionWalk:
         return env
 
     def _if(self, node: IfStmt, env: Env) -> Env | None:
+        start = len(self._written)
         ends: list[Env | None] = []
         current: Env | None = env
         for condition, body in zip(node.expr, node.body):
@@ -223,7 +236,7 @@ class FunctionWalk:
             ends.append(self._block(node.else_body, current))
         else:
             ends.append(current)
-        return merge(ends)
+        return self._merge_since(start, env, ends)
 
     def _for(self, node: ForStmt, env: Env) -> Env | None:
         self._expression(node.expr, env)
@@ -233,11 +246,11 @@ class FunctionWalk:
             self._bind_iteration(node.index, node.expr, inside)
             return inside
 
-        head, breaks = self._loop(env, enter, node.body)
+        head, breaks, start = self._loop(env, enter, node.body)
         after: Env | None = head
         if node.else_body is not None:
             after = self._block(node.else_body, dict(head))
-        return merge([after, *breaks])
+        return self._merge_since(start, head, [after, *breaks])
 
     def _while(self, node: WhileStmt, env: Env) -> Env | None:
         self._expression(node.expr, env)
@@ -246,45 +259,51 @@ class FunctionWalk:
             self._expression(node.expr, head)
             return self._narrowed(node.expr, head, True)
 
-        head, breaks = self._loop(env, enter, node.body)
+        head, breaks, start = self._loop(env, enter, node.body)
         after: Env | None = self._narrowed(node.expr, head, False)
         if node.else_body is not None:
             after = self._block(node.else_body, self._narrowed(node.expr, head, False))
-        return merge([after, *breaks])
+        return self._merge_since(start, head, [after, *breaks])
 
     def _loop(
         self, env: Env, enter: Callable[[Env], Env], body: Block
-    ) -> tuple[Env, list[Env]]:
-        """The names at the loop head once the body's definitions have flowed back,
-        and at each ``break``."""
+    ) -> tuple[Env, list[Env], int]:
+        """The names at the loop head once the body's definitions have flowed back, at
+        each ``break``, and where in :attr:`_written` the last round started (the
+        names it bound are the only ones where these differ from the head)."""
         head = env
         breaks: list[Env] = []
+        start = len(self._written)
         for _ in range(3):  # definitions only grow; two rounds settle nearly every loop
+            start = len(self._written)
             self._loops.append(([], []))
             end = self._block(body, enter(head))
             breaks, continues = self._loops.pop()
-            new_head = merge([head, end, *continues])
-            if new_head is None or new_head == head:
+            changed = dict.fromkeys(self._written[start:])
+            new_head = merge([head, end, *continues], head, changed)
+            if new_head is None or all(new_head.get(name) == head.get(name)
+                                       for name in changed):
                 break
             head = new_head
-        return head, breaks
+        return head, breaks, start
 
     def _try(self, node: TryStmt, env: Env) -> Env | None:
+        written = len(self._written)
         end = self._block(node.body, dict(env))
         # A handler may start anywhere in the body: before it or after it, roughly.
-        start = merge([env, end]) or env
+        start = self._merge_since(written, env, [env, end]) or env
         ends: list[Env | None] = []
         for kind, var, handler in zip(node.types, node.vars, node.handlers):
             if kind is not None:
                 self._expression(kind, start)
             handler_env = dict(start)
             if var is not None:
-                handler_env[var.name] = Binding(frozenset({UNKNOWN}))
+                self._set(handler_env, var.name, Binding(frozenset({UNKNOWN})))
             ends.append(self._block(handler, handler_env))
         if node.else_body is not None and end is not None:
             end = self._block(node.else_body, end)
         ends.append(end)
-        after = merge(ends)
+        after = self._merge_since(written, env, ends)
         if node.finally_body is not None:
             finally_end = self._block(node.finally_body, dict(after or start))
             return finally_end if after is not None else None
@@ -292,18 +311,19 @@ class FunctionWalk:
 
     def _match(self, node: MatchStmt, env: Env) -> Env | None:
         self._expression(node.subject, env)
+        start = len(self._written)
         ends: list[Env | None] = []
         for pattern, guard, body in zip(node.patterns, node.guards, node.bodies):
             case = dict(env)
             for captured in walk_tree(pattern, everywhere):
                 if isinstance(captured, NameExpr):
-                    case[captured.name] = Binding(frozenset({UNKNOWN}))
+                    self._set(case, captured.name, Binding(frozenset({UNKNOWN})))
             if guard is not None:
                 self._expression(guard, case)
                 case = self._narrowed(guard, case, True)
             ends.append(self._block(body, case))
         ends.append(env)  # no case matched
-        return merge(ends)
+        return self._merge_since(start, env, ends)
 
     def _imported(self, node: Import | ImportFrom | ImportAll, env: Env) -> Env:
         env = dict(env)
@@ -314,7 +334,7 @@ class FunctionWalk:
         else:
             names = []
         for name in names:
-            env[name] = Binding(frozenset({UNKNOWN}))
+            self._set(env, name, Binding(frozenset({UNKNOWN})))
         return env
 
     # -- binding names -----------------------------------------------------------------
@@ -323,7 +343,7 @@ class FunctionWalk:
         """Bind ``target`` to ``value`` taken ``depth`` items deep."""
         if isinstance(target, NameExpr):
             if _is_local(target):
-                env[target.name] = Binding(frozenset({Assigned(value, depth)}))
+                self._set(env, target.name, Binding(frozenset({Assigned(value, depth)})))
             return
         if isinstance(target, (TupleExpr, ListExpr)):
             items = target.items
@@ -362,7 +382,7 @@ class FunctionWalk:
     def _bind_unknown(self, target: Expression, env: Env) -> None:
         for node in walk_tree(target, everywhere):
             if isinstance(node, NameExpr) and _is_local(node):
-                env[node.name] = Binding(frozenset({UNKNOWN}))
+                self._set(env, node.name, Binding(frozenset({UNKNOWN})))
 
     # -- expressions -------------------------------------------------------------------
 
@@ -392,13 +412,13 @@ class FunctionWalk:
         if isinstance(expr, LambdaExpr):
             inner = dict(env)
             for argument in expr.arguments:
-                inner[argument.variable.name] = Binding(frozenset({UNKNOWN}))
+                self._set(inner, argument.variable.name, Binding(frozenset({UNKNOWN})))
             self._block(expr.body, inner)
             return
         if isinstance(expr, AssignmentExpr):
             self._expression(expr.value, env)
             if _is_local(expr.target):
-                env[expr.target.name] = Binding(frozenset({Assigned(expr.value, 0)}))
+                self._set(env, expr.target.name, Binding(frozenset({Assigned(expr.value, 0)})))
             return
         for child in _children(expr):
             if isinstance(child, Expression):
@@ -430,7 +450,7 @@ class FunctionWalk:
         for name in static:
             binding = narrowed.get(name)
             if binding is not None:
-                narrowed[name] = binding._replace(static=True)
+                self._set(narrowed, name, binding._replace(static=True))
         return narrowed
 
     def _static_when(self, condition: Expression, outcome: bool) -> set[str]:
@@ -461,24 +481,40 @@ class FunctionWalk:
                 self.excluded_calls.add(conjunct)
 
 
-def merge(envs: Iterable[Env | None]) -> Env | None:
-    """What each name may hold where the paths ending in ``envs`` meet (None: no path)."""
+def merge(envs: Iterable[Env | None], base: Env | None = None,
+          changed: Iterable[str] | None = None) -> Env | None:
+    """What each name may hold where the paths ending in ``envs`` meet (None: no path).
+
+    With ``base`` and ``changed``: every env is ``base`` with only (some of) the
+    ``changed`` names bound again, so only those are merged (speed: an ``if`` costs
+    what its branches bound, not every local of the function).
+    """
     live = [env for env in envs if env is not None]
     if not live:
         return None
     if len(live) == 1:
         return live[0]
-    merged: Env = {}
-    for env in live:
-        for name, binding in env.items():
-            seen = merged.get(name)
-            if seen is None:
-                merged[name] = binding
-            elif seen != binding:
-                merged[name] = Binding(seen.definitions | binding.definitions,
-                                       seen.static and binding.static)
-    # A name unbound on some path keeps the bindings of the others; the static flag
-    # must hold on every path that binds it, which the loop above already requires.
+    if base is None or changed is None:
+        merged: Env = {}
+        names: Iterable[str] = dict.fromkeys(name for env in live for name in env)
+    else:
+        merged = dict(base)
+        names = changed
+    for name in names:
+        found: Binding | None = None
+        for env in live:
+            binding = env.get(name)
+            if binding is None:
+                continue
+            if found is None:
+                found = binding
+            elif found != binding:
+                found = Binding(found.definitions | binding.definitions,
+                                found.static and binding.static)
+        # A name unbound on some path keeps the bindings of the others; the static flag
+        # must hold on every path that binds it.
+        if found is not None:
+            merged[name] = found
     return merged
 
 

@@ -81,6 +81,9 @@ def children(node: Node) -> list[Node]:
             if value is not node and value not in found:
                 found.append(value)
         elif isinstance(value, _SEQUENCES) and value:
+            if len(value) > _LONG and not found:
+                found = _distinct(node, value)  # a long body: no quadratic `in found`
+                continue
             for item in value:
                 if isinstance(item, _TREE_NODES):
                     if item is not node and item not in found:
@@ -89,6 +92,21 @@ def children(node: Node) -> list[Node]:
                     for inner in _nodes_in(item):
                         if inner is not node and inner not in found:
                             found.append(inner)
+    return found
+
+
+#: Sequences longer than this are deduplicated by id (a block of thousands of statements).
+_LONG = 16
+
+
+def _distinct(node: Node, values: list[object] | tuple[object, ...]) -> list[Node]:
+    """The tree nodes in ``values`` other than ``node``, each once, in order."""
+    seen = {id(node)}
+    found: list[Node] = []
+    for item in _nodes_in(values):
+        if id(item) not in seen:
+            seen.add(id(item))
+            found.append(item)
     return found
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from pathlib import Path
 
 import mypy.nodes
 import mypy.patterns
@@ -197,3 +198,19 @@ def test_walk_skips_subtrees_it_is_told_to_skip(tree: MypyFile) -> None:
     assert len(top_level) < len(everything)
     assert top_level[0] is function
     assert set(map(id, top_level)) <= set(map(id, everything))
+
+
+def test_a_long_block_lists_each_statement_once_in_order(tmp_path: Path) -> None:
+    """A body of thousands of statements is deduplicated by id, not by a list scan."""
+    from mypy.nodes import FuncDef
+
+    from mypy_plugin.analysis.walk import children
+
+    count = 300
+    source = "def long(n: int) -> None:\n" + "".join(
+        f"    value{index} = n + {index}\n" for index in range(count))
+    (function,) = [node for node in analyzed_tree(tmp_path, source).defs
+                   if isinstance(node, FuncDef)]
+    below = children(function.body)
+    assert below == function.body.body and len(below) == count
+    assert children(function)[-1] is function.body
