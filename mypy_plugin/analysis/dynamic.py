@@ -38,7 +38,7 @@ from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 from .context import current_file
-from .flow import STATIC, Evaluator, Flow, FlowTooLarge, FunctionFacts, _Static
+from .flow import STATIC, Evaluator, Flow, FlowTooLarge, FlowValue, FunctionFacts
 from .subclasses import TOO_GENERAL_MODULES, DynamicSubclasses
 from .reaching import Assigned
 
@@ -446,7 +446,7 @@ class _Site:
             self._evaluator = Evaluator(self.dynamic.flow, self.facts, self.lookup)
         return self._evaluator
 
-    def flow_value(self, expr: Expression, *, items_too: bool) -> Flow | _Static | None:
+    def flow_value(self, expr: Expression, *, items_too: bool) -> FlowValue:
         """The flow reaching ``expr``; None in a function too large to follow, which is
         reported once, at its definition."""
         facts = self.facts

@@ -193,6 +193,8 @@ class _Static:
 
 
 STATIC = _Static()
+#: What :meth:`Evaluator.value` finds: a flow, STATIC, or nothing.
+FlowValue = Union[Flow, _Static, None]
 
 
 class FunctionFacts:

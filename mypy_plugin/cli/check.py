@@ -201,6 +201,9 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
             findings.append(finding_from_mypy(record))
         elif line.strip():
             warnings.append(line)
+    # mypy prints files in the order it checks them, which follows string hashes:
+    # by file (stable: each file's own order kept), the output is the same for any seed.
+    findings.sort(key=lambda finding: finding.file)
     attach_reports(findings, run.reports)
     attach_arguments(findings, run.passed)
     config_name = config.source or config.mypy_file

@@ -38,7 +38,9 @@ def pick(n: int, m: int, k: int, flag: bool, d: dict[int, int]) -> None:
         z = n
     d[z] = 3
 '''
-CONFIG = "[mypy]\n\n[mypy.plugins.proxy_types]\ntraced_functions = picked.*\n"
+CONFIG = "[mypy]\n\n[mypy.plugins.proxy_types]\ntraced_functions = *.pick\n"
+#: Modules that import nothing of each other: mypy checks them in an order of its own.
+MODULES = ("picked", "alpha", "omega", "middle")
 SEEDS = ("1", "2", "3")
 
 
@@ -48,7 +50,7 @@ def check(project: Path, cli_env: dict[str, str], warm_cache: Path, output_forma
     shutil.copytree(warm_cache, cache)
     result = subprocess.run(
         [sys.executable, "-m", "mypy_plugin", "check", "--cache-dir", str(cache), "--format",
-         output_format, "picked.py"],
+         output_format, "."],
         cwd=project, env=dict(cli_env, PYTHONHASHSEED=seed), capture_output=True, text=True,
         timeout=300)
     assert result.returncode == 1, result.stderr
@@ -60,14 +62,17 @@ def test_output_is_the_same_under_every_hash_seed(
     tmp_path: Path, cli_env: dict[str, str], warm_cache: Path, output_format: str
 ) -> None:
     (tmp_path / "mypy.ini").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "picked.py").write_text(SOURCE, encoding="utf-8")
+    for module in MODULES:
+        (tmp_path / f"{module}.py").write_text(SOURCE, encoding="utf-8")
     outputs = {seed: check(tmp_path, cli_env, warm_cache, output_format, seed)
                for seed in SEEDS}
     assert len(set(outputs.values())) == 1, outputs
     if output_format == "json":
         # Three keys, each reached from several parameters: the first in source order
         # (x = n; y = n before the loop; z = m in the try body) is named.
-        details = [finding["reason"]["detail"]
-                   for finding in json.loads(outputs[SEEDS[0]])["findings"]]
-        assert details == [f'parameter "{name}" of traced function "pick" (line 1)'
-                           for name in ("n", "n", "m")]
+        found = json.loads(outputs[SEEDS[0]])["findings"]
+        assert [finding["file"] for finding in found] == [
+            f"{module}.py" for module in sorted(MODULES) for _ in range(3)]
+        assert [finding["reason"]["detail"] for finding in found] == [
+            f'parameter "{name}" of traced function "pick" (line 1)'
+            for _ in MODULES for name in ("n", "n", "m")]
