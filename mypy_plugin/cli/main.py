@@ -16,6 +16,7 @@ from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
 from .report import RENDERERS
 from .runtime_report import join, read_runtime_report
+from .settings_check import with_settings_findings
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -73,8 +74,9 @@ def command_check(options: argparse.Namespace) -> int:
         config = str(DEFAULT_CONFIG)
     records = None if options.runtime_report is None else read_runtime_report(
         options.runtime_report)  # before mypy runs: a bad report costs no check
-    result = with_min_confidence(run_check(options.paths, config, options.cache_dir),
-                                 options.min_confidence)
+    checked = with_settings_findings(run_check(options.paths, config, options.cache_dir),
+                                     options.paths)
+    result = with_min_confidence(checked, options.min_confidence)
     if records is not None:
         result.runtime = join({(f.file, f.line) for f in result.findings
                                if f.is_plugin_finding}, records)
