@@ -15,6 +15,7 @@ from typing import Any
 from .. import collectors
 from .. import findings as plugin_findings
 from ..findings import ArgumentRecords, PassedArgument, Reason, Report
+from ..presets import Preset
 from .common import (
     EXIT_INTERNAL,
     EXIT_USAGE,
@@ -175,7 +176,7 @@ def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> 
 
 
 def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None,
-              *, record_arguments: bool = False) -> CheckResult:
+              *, record_arguments: bool = False, preset: Preset | None = None) -> CheckResult:
     """Run mypy in this process and collect its findings.
 
     ``record_arguments``: also join each ``arg-type`` error about a dynamic number
@@ -185,7 +186,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         if not os.path.exists(path):
             raise CommandLineError(f"no such file or directory: {path}")
     with tempfile.TemporaryDirectory(prefix="proxy-types-") as scratch:
-        config = choose_config(forced_config, Path(scratch))
+        config = choose_config(forced_config, Path(scratch), preset)
         if forced_config is None:
             ignored = ignored_plugin_table(Path.cwd(), config)
             if ignored is not None:
