@@ -28,10 +28,18 @@ class ArgumentParser(argparse.ArgumentParser):
         raise CommandLineError(f"{message} (see {self.prog} --help)")
 
 
+def guards_kind() -> str:
+    """``compiled`` if the C guards (``proxy_types._speedups``) are in use, else ``pure-Python``."""
+    from proxy_types import _guards
+
+    return "pure-Python" if _guards._speedups is None else "compiled"
+
+
 def build_parser() -> ArgumentParser:
     """The ``proxy-types`` argument parser with its subcommands."""
     parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {tool_version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {tool_version()} ({guards_kind()} guards)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     commands.required = True
     check = commands.add_parser("check", help="run mypy with the proxy-types plugin")

@@ -75,7 +75,10 @@ def test_version(run_cli: RunCli, tmp_path: Path) -> None:
 
     result = run_cli("--version", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"proxy-types {tool_version()}\n"
+    from proxy_types import _guards
+
+    kind = "pure-Python" if _guards._speedups is None else "compiled"
+    assert result.stdout == f"proxy-types {tool_version()} ({kind} guards)\n"
 
 
 def test_findings_are_listed_and_counted(run_cli: RunCli, tmp_path: Path) -> None:
