@@ -125,7 +125,8 @@ def assert_blocks_findings_and_passes_clean(repository: Path, pre_commit: Path,
     assert clean.returncode == 0, clean.stdout + clean.stderr
     blocked = commit(repository, "scale.py", FINDING, env)
     assert blocked.returncode != 0
-    assert "scale.py:5:8: error:" in blocked.stdout and "[proxy-isinstance]" in blocked.stdout
+    output = blocked.stdout + blocked.stderr  # git shows the hook's output on stderr
+    assert "scale.py:5:8: error:" in output and "[proxy-isinstance]" in output
     log = subprocess.run(["git", "log", "--format=%s"], cwd=repository, env=env,
                          capture_output=True, text=True, check=True).stdout.split("\n")
     assert "add scale.py" not in log and "add clean.py" in log
