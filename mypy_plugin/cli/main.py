@@ -30,9 +30,11 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def guards_kind() -> str:
     """``compiled`` if the C guards (``proxy_types._speedups``) are in use, else ``pure-Python``."""
-    from proxy_types import _guards
-
-    return "pure-Python" if _guards._speedups is None else "compiled"
+    try:  # the guards use the extension whenever it imports (proxy_types/_guards.py)
+        import proxy_types._speedups  # noqa: F401
+    except ImportError:
+        return "pure-Python"
+    return "compiled"
 
 
 def build_parser() -> ArgumentParser:
