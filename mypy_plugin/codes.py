@@ -53,6 +53,15 @@ PROXY_SPECIALIZE = ErrorCode(
     default_enabled=False,  # guards are sound: users opt in with enable_error_code
 )
 
+#: Internal, never in mypy's own output: while the command line counts hidden
+#: findings, a finding under a disabled code is reported under this code, and the
+#: command line strips it and counts it (``Hidden: ...`` in its summary).
+PROXY_HIDDEN = ErrorCode(
+    "proxy-hidden",
+    "internal to proxy-types check: a finding under a code the settings disable",
+    CATEGORY,
+)
+
 ALL_CODES: tuple[ErrorCode, ...] = (
     PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE,
     PROXY_INTERNAL,

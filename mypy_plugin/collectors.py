@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 _collectors: list[tuple[list[Report], dict[Report, None]]] = []
 # Files (absolute) whose cached errors mypy must not replay in this run.
 _recheck: set[str] = set()
+# How many callers count hidden findings (see counting_hidden).
+_hidden_counters: list[None] = []
 
 
 @contextmanager
@@ -106,16 +108,39 @@ def keep_argument(passed: PassedArgument) -> None:
             records.passed.append(passed)
 
 
+@contextmanager
+def counting_hidden() -> Iterator[None]:
+    """Report the findings the settings hide under the internal code ``proxy-hidden``.
+
+    Only the command line asks, and strips them from what it shows, counting them
+    (a finding under a disabled code, proxy-specialize by default).  They go
+    through mypy like any error, so a warm run replays them from the cache.
+    """
+    _hidden_counters.append(None)
+    try:
+        yield
+    finally:
+        _hidden_counters.pop()
+
+
+def counts_hidden() -> bool:
+    """True while somebody counts hidden findings."""
+    return bool(_hidden_counters)
+
+
 def cache_data(path: str, is_check: bool, data: object) -> object:
     """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
 
-    ``data`` (the settings) as a rule; when mypy validates the cache of a file
+    ``data`` (the settings) as a rule, marked while hidden findings are counted; when mypy validates the cache of a file
     in the ``recheck`` set of a collection (``is_check``), something else, so
     mypy finds it stale and checks the file again.  What is written stays
     ``data``: the file's interface hash, and so its dependents' cache, stay valid.
     """
     if is_check and _recheck and _normalized(path) in _recheck:
         return {"recheck": True}
+    if _hidden_counters:
+        # The cache then holds proxy-hidden errors: plain mypy must not replay them.
+        return {"settings": data, "hidden": "counted"}
     return data
 
 

@@ -11,7 +11,7 @@ from mypy.plugin import (
     TypeAnalyzerPluginInterface,
 )
 
-from . import findings, reporting
+from . import collectors, findings, reporting
 from ._mypy_compat import AnyPluginInterface, current_path, error_code_enabled
 from .findings import Reason, Report
 from .number_table import table as _table
@@ -23,6 +23,7 @@ from .codes import (  # noqa: E402  (re-exported: errors.PROXY_ISINSTANCE, ...)
     PROXY_CAST as PROXY_CAST,
     PROXY_CONCRETIZE as PROXY_CONCRETIZE,
     PROXY_CONFIG as PROXY_CONFIG,
+    PROXY_HIDDEN as PROXY_HIDDEN,
     PROXY_INTERNAL as PROXY_INTERNAL,
     PROXY_ISINSTANCE as PROXY_ISINSTANCE,
     PROXY_SPECIALIZE as PROXY_SPECIALIZE,
@@ -159,7 +160,7 @@ def _render(report: Report) -> str:
     raise ValueError(f"no message for report kind {kind!r}")
 
 
-_CODES = {code.code: code for code in ALL_CODES}
+_CODES = {code.code: code for code in (*ALL_CODES, PROXY_HIDDEN)}
 
 
 def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
@@ -167,11 +168,18 @@ def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
 
     A report under a disabled code (proxy-specialize by default) is neither
     rendered nor kept: mypy would drop it, and collectors must see what mypy shows.
+    While the command line counts hidden findings, it goes to mypy under the
+    internal code proxy-hidden instead, its message prefixed with its own code.
     Never through mypy's trial checks (overloads, lambdas, operators): see
     :mod:`.reporting`, which also reports each finding once.
     """
     code = _CODES[report.code]
-    if not code.default_enabled and not error_code_enabled(api, code):
+    if not error_code_enabled(api, code):
+        if collectors.counts_hidden():  # the command line counts what the settings hide
+            hidden = replace(report, code=PROXY_HIDDEN.code, file=current_path(api),
+                             line=context.line, column=context.column,
+                             message=f"{code.code}: {render(report)}")
+            reporting.deliver(api, context, hidden, PROXY_HIDDEN)
         return
     located = replace(report, file=current_path(api), line=context.line,
                       column=context.column, message=render(report))
@@ -184,9 +192,10 @@ def code_of(outcome: str) -> str | None:
 
 
 def code_shown(api: AnyPluginInterface, name: str) -> bool:
-    """Whether mypy would show a report under code ``name`` in the module being checked."""
+    """Whether mypy would show a report under code ``name`` in the module being checked
+    (always, while the command line counts hidden findings)."""
     code = _CODES[name]
-    return code.default_enabled or error_code_enabled(api, code)
+    return code.default_enabled or error_code_enabled(api, code) or collectors.counts_hidden()
 
 
 def shown_code(api: AnyPluginInterface, outcome: str) -> str | None:

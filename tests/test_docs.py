@@ -87,3 +87,33 @@ def test_readme_example_type_checks_with_the_plugin_and_runs(tmp_path: Path) -> 
     # the trace the README promises: the operations, the deferred check, the guard
     assert "check t2, 'm must be non-negative'" in ran.stdout
     assert "guard n == 5" in ran.stdout
+
+
+def readme_ignore_example() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    (block,) = [str(b) for b in blocks if "# type: ignore[" in b]
+    return block
+
+
+def check_with_plugin(source: str, directory: Path) -> subprocess.CompletedProcess[str]:
+    (directory / "ignored.py").write_text(source, encoding="utf-8")
+    (directory / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\nwarn_unused_ignores = True\n",
+        encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(directory / "cache"), "ignored.py"],
+        capture_output=True, text=True, cwd=directory, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_readme_ignore_silences_both_errors_and_each_code_is_used(tmp_path: Path) -> None:
+    example = readme_ignore_example()
+    assert "# type: ignore[proxy-concretize, arg-type]" in example
+    silenced = check_with_plugin(example, tmp_path)
+    assert silenced.returncode == 0, silenced.stdout  # no error left, no unused code
+    one_code = check_with_plugin(example.replace(", arg-type]", "]"), tmp_path)
+    assert one_code.returncode == 1 and "[arg-type]" in one_code.stdout
+    no_ignore = check_with_plugin(example.replace("  # type: ignore[proxy-concretize, arg-type]",
+                                                  ""), tmp_path)
+    assert "[proxy-concretize]" in no_ignore.stdout and "[arg-type]" in no_ignore.stdout

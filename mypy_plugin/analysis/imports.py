@@ -101,11 +101,21 @@ class MissingModules:
             parts = module.split(".")
             prefixes = self._prefixes[module] = tuple(
                 ".".join(parts[:end]) for end in range(1, len(parts) + 1))
-        for prefix in prefixes:
-            if prefix in modules:
+        for index, prefix in enumerate(prefixes):
+            if prefix in modules or self._has_module_under(prefix, prefixes[index + 1:],
+                                                           defining, modules):
                 continue
             return prefix if prefix in self.classes_under else None
         return None
+
+    @staticmethod
+    def _has_module_under(prefix: str, deeper: tuple[str, ...], defining: tuple[str, ...],
+                          modules: dict[str, MypyFile]) -> bool:
+        """Whether a module under package ``prefix`` is in the build: then mypy found the
+        package, and only left its tree out (a warm run loads fresh trees it needs)."""
+        inside = prefix + "."
+        return any(name in modules for name in deeper) or any(
+            name.startswith(inside) and name in modules for name in defining)
 
     def unresolved_for_name(self, fullname: str, modules: dict[str, MypyFile] | None) -> str | None:
         """For ``torch.SymInt`` as a name being analyzed: ``torch`` if mypy cannot find it.

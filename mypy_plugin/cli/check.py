@@ -12,11 +12,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import collectors
 from .. import findings as plugin_findings
 from ..findings import ArgumentRecords, PassedArgument, Reason, Report
+from ..presets import Preset
 from .common import (
     EXIT_INTERNAL,
     EXIT_USAGE,
+    HIDDEN_CODE,
     INTERNAL_CODE,
     CommandLineError,
     one_line,
@@ -53,7 +56,8 @@ class Finding:
     @property
     def is_plugin_finding(self) -> bool:
         """An error of the plugin (``proxy-*`` code)."""
-        return self.severity == "error" and (self.code or "").startswith(PLUGIN_CODE_PREFIX)
+        return (self.severity == "error" and (self.code or "").startswith(PLUGIN_CODE_PREFIX)
+                and self.code != HIDDEN_CODE)
 
     def as_dict(self) -> dict[str, object]:
         """The finding as JSON-ready data; plugin findings add their report's data."""
@@ -101,6 +105,11 @@ class CheckResult:
     rechecked: list[str] = field(default_factory=list)
     #: With ``--runtime-report``: what a runtime audit confirmed, and saw alone.
     runtime: RuntimeJoin | None = None
+    #: Findings the settings hide, by the code they have (off by default or disabled).
+    hidden: dict[str, int] = field(default_factory=dict)
+    #: Plugin findings ``--min-confidence`` left out, and the level it was given.
+    below_confidence: int = 0
+    min_confidence: str = "any"
 
 
 #: mypy's code for an argument whose type the parameter does not accept.
@@ -167,7 +176,7 @@ def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> 
 
 
 def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None,
-              *, record_arguments: bool = False) -> CheckResult:
+              *, record_arguments: bool = False, preset: Preset | None = None) -> CheckResult:
     """Run mypy in this process and collect its findings.
 
     ``record_arguments``: also join each ``arg-type`` error about a dynamic number
@@ -177,7 +186,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         if not os.path.exists(path):
             raise CommandLineError(f"no such file or directory: {path}")
     with tempfile.TemporaryDirectory(prefix="proxy-types-") as scratch:
-        config = choose_config(forced_config, Path(scratch))
+        config = choose_config(forced_config, Path(scratch), preset)
         if forced_config is None:
             ignored = ignored_plugin_table(Path.cwd(), config)
             if ignored is not None:
@@ -204,6 +213,9 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
     # mypy prints files in the order it checks them, which follows string hashes:
     # by file (stable: each file's own order kept), the output is the same for any seed.
     findings.sort(key=lambda finding: finding.file)
+    findings, hidden = without_hidden(findings)
+    if status == 1 and hidden and not any(f.severity == "error" for f in findings):
+        status = 0  # only hidden findings: mypy's status counted them
     attach_reports(findings, run.reports)
     attach_arguments(findings, run.passed)
     config_name = config.source or config.mypy_file
@@ -217,7 +229,26 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         raise CommandLineError(f"mypy could not run: {blocking_reason(warnings)}")
     if status != EXIT_USAGE and any(f.code == INTERNAL_CODE for f in findings):
         status = EXIT_INTERNAL  # ran, but some findings may be missing
-    return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked))
+    return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked),
+                       hidden=hidden)
+
+
+def without_hidden(findings: Sequence[Finding]) -> tuple[list[Finding], dict[str, int]]:
+    """``findings`` without the plugin's hidden ones, and their count by their own code.
+
+    A hidden finding's message starts with its code (``proxy-specialize: ...``).
+    mypy's note that a ``# type: ignore[...]`` does not cover the internal code
+    goes too.
+    """
+    shown: list[Finding] = []
+    hidden: dict[str, int] = {}
+    for finding in findings:
+        if finding.code == HIDDEN_CODE:
+            code = finding.message.partition(":")[0]
+            hidden[code] = hidden.get(code, 0) + 1
+        elif not (finding.severity == "note" and f'"{HIDDEN_CODE}"' in finding.message):
+            shown.append(finding)
+    return shown, hidden
 
 
 @dataclass
@@ -245,12 +276,15 @@ def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) ->
     def recording() -> AbstractContextManager[ArgumentRecords | None]:
         return plugin_findings.collecting_arguments() if record_arguments else nullcontext()
 
-    with recording() as records, plugin_findings.collecting() as reports:
+    with (recording() as records, plugin_findings.collecting() as reports,
+          collectors.counting_hidden()):
         stdout, stderr, status = run_mypy(arguments)
     unreported = files_without_reports(stdout, reports, records)
     passed = records.passed if records is not None else []
     if unreported and status != EXIT_USAGE:
-        with recording() as again_records, plugin_findings.collecting(recheck=unreported) as again:
+        with (recording() as again_records,
+              plugin_findings.collecting(recheck=unreported) as again,
+              collectors.counting_hidden()):
             stdout, stderr, status = run_mypy(arguments)
         reports = again + reports
         passed = (again_records.passed if again_records is not None else []) + passed

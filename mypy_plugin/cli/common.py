@@ -14,6 +14,8 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 #: The check ran, but a check of the plugin failed (proxy-internal): findings may be missing.
 EXIT_INTERNAL = 3
 INTERNAL_CODE = "proxy-internal"
+#: The plugin's internal code for a finding the settings hide (counted, never shown).
+HIDDEN_CODE = "proxy-hidden"
 
 
 class CommandLineError(ProxyTypesError):

@@ -42,4 +42,5 @@ def with_min_confidence(result: CheckResult, minimum: str) -> CheckResult:
     status = result.exit_status
     if status == 1 and not any(f.severity == "error" for f in findings):
         status = 0
-    return replace(result, findings=findings, exit_status=status)
+    return replace(result, findings=findings, exit_status=status,
+                   below_confidence=len(result.findings) - len(findings), min_confidence=minimum)

@@ -215,18 +215,60 @@ EXPLANATIONS: dict[str, Explanation] = {
 BORROWED_CODES = ("truthy-bool",)
 
 
-def plugin_codes() -> dict[str, str]:
-    """Code -> one-line description, for every error code of the plugin."""
-    from ..errors import ALL_CODES
+#: mypy's descriptions of the borrowed codes, for ``explain`` where mypy is not installed.
+BORROWED_WITHOUT_MYPY = {
+    "truthy-bool": "Warn about expressions that could always evaluate to true in boolean "
+                   "contexts",
+}
 
+
+def plugin_codes() -> dict[str, str]:
+    """Code -> one-line description, for every error code of the plugin.
+
+    Without mypy (``codes.py`` builds mypy's ``ErrorCode`` objects), read from
+    the source of ``codes.py``: explaining needs no type checker.
+    """
+    try:
+        from ..errors import ALL_CODES
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "mypy":
+            raise
+        return codes_from_source()
     return {code.code: code.description for code in ALL_CODES}
+
+
+def codes_from_source() -> dict[str, str]:
+    """The plugin's codes and descriptions as ``codes.py`` spells them, in ``ALL_CODES``'s order."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parent.parent / "codes.py").read_text("utf-8"))
+    by_name: dict[str, tuple[str, str]] = {}
+    order: list[str] = []
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else (
+            node.target if isinstance(node, ast.AnnAssign) else None)
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if not isinstance(target, ast.Name):
+            continue
+        if isinstance(value, ast.Call) and len(value.args) >= 2 and all(
+                isinstance(arg, ast.Constant) for arg in value.args[:2]):
+            by_name[target.id] = (str(value.args[0].value),  # type: ignore[attr-defined]
+                                  str(value.args[1].value))  # type: ignore[attr-defined]
+        elif target.id == "ALL_CODES" and isinstance(value, ast.Tuple):
+            order = [element.id for element in value.elts if isinstance(element, ast.Name)]
+    return dict(by_name[name] for name in order)
 
 
 def valid_codes() -> dict[str, str]:
     """Code -> description of every code ``explain`` accepts (the plugin's and borrowed ones)."""
-    from mypy import errorcodes
-
     codes = plugin_codes()
+    try:
+        from mypy import errorcodes
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "mypy":
+            raise
+        return {**codes, **BORROWED_WITHOUT_MYPY}
     for code in BORROWED_CODES:
         codes[code] = errorcodes.error_codes[code].description
     return codes
@@ -295,6 +337,7 @@ def explain_code(code: str) -> str:
     from .common import CommandLineError
 
     codes = valid_codes()
+    code = code.strip().lower()  # PROXY-ISINSTANCE, as a heading may spell it
     if code not in codes or code not in EXPLANATIONS:
         raise CommandLineError(f"unknown error code {code!r}; valid codes: {', '.join(codes)}")
     return explanation_text(code)

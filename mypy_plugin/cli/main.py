@@ -11,11 +11,13 @@ from typing import NoReturn
 
 from proxy_types._sarif import tool_version
 
+from ..presets import PRESETS
 from .check import run_check
 from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
 from .report import RENDERERS
 from .runtime_report import join, read_runtime_report
+from .settings_check import with_settings_findings
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -26,10 +28,20 @@ class ArgumentParser(argparse.ArgumentParser):
         raise CommandLineError(f"{message} (see {self.prog} --help)")
 
 
+def guards_kind() -> str:
+    """``compiled`` if the C guards (``proxy_types._speedups``) are in use, else ``pure-Python``."""
+    try:  # the guards use the extension whenever it imports (proxy_types/_guards.py)
+        import proxy_types._speedups  # noqa: F401
+    except ImportError:
+        return "pure-Python"
+    return "compiled"
+
+
 def build_parser() -> ArgumentParser:
     """The ``proxy-types`` argument parser with its subcommands."""
     parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {tool_version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {tool_version()} ({guards_kind()} guards)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     commands.required = True
     check = commands.add_parser("check", help="run mypy with the proxy-types plugin")
@@ -47,6 +59,14 @@ def build_parser() -> ArgumentParser:
                        help="report plugin findings only when the value is declared dynamic "
                             "(declared), also when it flows from a traced value, a symbolic "
                             "size or a base class (flow), or also for Any/object (any, default)")
+    check.add_argument("--preset", choices=list(PRESETS), metavar="NAME",
+                       help="merge a preset's settings into the config for this run, writing "
+                            f"nothing ({', '.join(PRESETS)})")
+    init = commands.add_parser("init", help="write the plugin's settings (a preset's) into "
+                                            "the project's mypy config file")
+    init.add_argument("--preset", choices=list(PRESETS), metavar="NAME",
+                      help=f"the settings to write ({', '.join(PRESETS)}); default: the "
+                           "plugin alone")
     fix = commands.add_parser("fix", help="rewrite reported code with proxy_types guards")
     fix.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to fix")
     fix.add_argument("--config", metavar="FILE", help="mypy config file to use")
@@ -73,8 +93,10 @@ def command_check(options: argparse.Namespace) -> int:
         config = str(DEFAULT_CONFIG)
     records = None if options.runtime_report is None else read_runtime_report(
         options.runtime_report)  # before mypy runs: a bad report costs no check
-    result = with_min_confidence(run_check(options.paths, config, options.cache_dir),
-                                 options.min_confidence)
+    preset = None if options.preset is None else PRESETS[options.preset]
+    checked = with_settings_findings(
+        run_check(options.paths, config, options.cache_dir, preset=preset), options.paths)
+    result = with_min_confidence(checked, options.min_confidence)
     if records is not None:
         result.runtime = join({(f.file, f.line) for f in result.findings
                                if f.is_plugin_finding}, records)
@@ -123,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return command_check(options)
         if options.command == "fix":
             return command_fix(options)
+        if options.command == "init":
+            from .init import command_init
+
+            return command_init(options.preset)
         return command_explain(options)
     except CommandLineError as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)

@@ -11,6 +11,7 @@ from typing import Any
 from proxy_types import ConfigurationError
 
 from ..constants import PLUGIN_SECTION_INI
+from ..presets import Preset
 from ..settings_files import (
     OWN_CONFIG_NAMES,
     MalformedFile,
@@ -185,7 +186,8 @@ def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:
         if module.endswith(".py") and not os.path.isabs(module):
             entry = os.path.join(config_dir, entry)
         plugins.append(entry)
-    plugins.append(PLUGIN_MODULE)
+    if not config.enables_plugin:
+        plugins.append(PLUGIN_MODULE)
     parser = configparser.RawConfigParser()
     for name, values in config.sections.items():
         parser.add_section(name)
@@ -199,17 +201,31 @@ def with_plugin_added(config: ProjectConfig, directory: Path) -> Path:
     return copy
 
 
-def choose_config(forced: str | None, directory: Path) -> ChosenConfig:
-    """Pick the configuration; copies go to ``directory``."""
+def choose_config(forced: str | None, directory: Path, preset: Preset | None = None
+                  ) -> ChosenConfig:
+    """Pick the configuration; copies go to ``directory``.  With ``preset``, a copy
+    with the preset merged in as ``proxy-types init`` would merge it."""
     default = str(DEFAULT_CONFIG)
     if forced is not None and Path(forced).resolve() == DEFAULT_CONFIG:
-        return ChosenConfig(default, None, "embedded default", False)
-    if forced is not None:
+        if preset is None:
+            return ChosenConfig(default, None, "embedded default", False)
+        config = None
+    elif forced is not None:
         config = read_project_config(Path(forced), required=True)
     else:
         config = find_project_config(Path.cwd())
-    if config is None:
+    if config is None and preset is None:
         return ChosenConfig(default, None, "embedded default (no mypy config found)", False)
+    if preset is not None:
+        from .init import with_preset
+
+        base = config or ProjectConfig(DEFAULT_CONFIG, mypy_sections(read_ini(DEFAULT_CONFIG)))
+        merged = ProjectConfig(base.path, with_preset(base.sections, preset))
+        source = None if config is None else display_path(config.path)
+        return ChosenConfig(str(with_plugin_added(merged, directory)), source,
+                            f"{source or 'embedded default'} + preset {preset.name}",
+                            base.names_targets)
+    assert config is not None
     shown = display_path(config.path)
     if config.enables_plugin:
         return ChosenConfig(shown, shown, shown, config.names_targets)

@@ -46,7 +46,9 @@ def render_text(result: CheckResult) -> str:
             for record in result.runtime.confirms(finding.file, finding.line):
                 out.write(f"{location}: note: confirmed at run time ({record.count}x): "
                           f"{record.outcome}\n")
-    out.write(totals_line(result.findings) + "\n")
+    out.write(totals_line(result.findings, hidden_total(result)) + "\n")
+    for line in hidden_lines(result):
+        out.write(line + "\n")
     if result.runtime is not None:
         out.write(runtime_lines(result))
     counts = summarize(result.findings)
@@ -70,9 +72,46 @@ def runtime_lines(result: CheckResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def totals_line(findings: Sequence[Finding]) -> str:
-    """mypy's closing line: ``Found 3 errors in 2 files`` or ``Success: no issues found``."""
+#: How to see the findings of a code that is off by default.
+SHOW_OFF_BY_DEFAULT = {
+    "proxy-specialize": "enable_error_code = proxy-specialize in the mypy config, or "
+                        "proxy-types check --preset torch-compile, shows them",
+}
+
+
+def hidden_lines(result: CheckResult) -> list[str]:
+    """One ``Hidden:`` line per code the settings hide findings of, and one for
+    ``--min-confidence``: how many, and how to see them."""
+    from ..errors import ALL_CODES
+
+    off_by_default = {code.code for code in ALL_CODES if not code.default_enabled}
+    lines = []
+    for code, count in sorted(result.hidden.items()):
+        noun = f"{code} finding{'s' * (count != 1)}"
+        if code in off_by_default:
+            how = SHOW_OFF_BY_DEFAULT.get(code, f"enable_error_code = {code} shows them")
+            lines.append(f"Hidden: {count} {noun} (off by default; {how})")
+        else:
+            lines.append(f"Hidden: {count} {noun} (disabled in the mypy config: "
+                         f"disable_error_code or a # mypy: comment)")
+    if result.below_confidence:
+        count = result.below_confidence
+        lines.append(f"Hidden: {count} finding{'s' * (count != 1)} below --min-confidence "
+                     f"{result.min_confidence} (--min-confidence any shows them)")
+    return lines
+
+
+def hidden_total(result: CheckResult) -> int:
+    """How many findings the settings and ``--min-confidence`` hid."""
+    return sum(result.hidden.values()) + result.below_confidence
+
+
+def totals_line(findings: Sequence[Finding], hidden: int = 0) -> str:
+    """mypy's closing line: ``Found 3 errors in 2 files`` or ``Success: no issues found``;
+    never a bare Success when ``hidden`` findings were left out."""
     errors = [f for f in findings if f.severity == "error"]
+    if not errors and hidden:
+        return f"Success: no issues shown, {hidden} hidden by the settings (see below)"
     if not errors:
         return "Success: no issues found"
     files = len({f.file for f in errors})
@@ -89,6 +128,8 @@ def render_json(result: CheckResult) -> str:
         "exit_status": result.exit_status,
         "findings": [_with_runtime(finding, result) for finding in result.findings],
         "summary": summarize(result.findings),
+        "hidden": {"codes": dict(sorted(result.hidden.items())),
+                   "below_min_confidence": result.below_confidence},
     }
     if result.runtime is not None:
         document["runtime_only"] = [r.as_dict() for r in result.runtime.runtime_only]

@@ -75,7 +75,12 @@ def test_version(run_cli: RunCli, tmp_path: Path) -> None:
 
     result = run_cli("--version", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"proxy-types {tool_version()}\n"
+    from proxy_types import is_static_number
+
+    # The compiled guard is a builtin function; the pure-Python one a Python function.
+    kind = "compiled" if type(is_static_number).__name__ == "builtin_function_or_method" \
+        else "pure-Python"
+    assert result.stdout == f"proxy-types {tool_version()} ({kind} guards)\n"
 
 
 def test_findings_are_listed_and_counted(run_cli: RunCli, tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -95,3 +97,48 @@ def test_config_explanation_has_no_line_to_ignore(run_cli: RunCli, tmp_path: Pat
     assert "correct or remove the entry" in text
     assert "type: ignore" not in explanation_markdown("proxy-config")
     assert "type: ignore[proxy-cast]" in explanation_markdown("proxy-cast")
+
+
+# -- explain needs no mypy, and takes any case -------------------------------------
+
+_WITHOUT_MYPY = """\
+import sys
+from importlib.abc import MetaPathFinder
+
+
+class NoMypy(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "mypy":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NoMypy())
+from mypy_plugin.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def run_without_mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "no_mypy.py"
+    script.write_text(_WITHOUT_MYPY, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_explain_works_without_mypy_and_says_the_same(tmp_path: Path, run_cli: RunCli) -> None:
+    for args in (("explain",), ("explain", "proxy-specialize"), ("explain", "truthy-bool")):
+        alone = run_without_mypy(tmp_path, *args)
+        assert alone.returncode == 0, alone.stderr
+        assert alone.stdout == run_cli(*args, cwd=tmp_path).stdout
+    needs = run_without_mypy(tmp_path, "check", ".")
+    assert needs.returncode == 2 and "this command needs mypy" in needs.stderr
+
+
+def test_explain_takes_any_case(tmp_path: Path, run_cli: RunCli) -> None:
+    upper = run_cli("explain", "PROXY-ISINSTANCE", cwd=tmp_path)
+    assert upper.returncode == 0, upper.stderr
+    assert upper.stdout == run_cli("explain", "proxy-isinstance", cwd=tmp_path).stdout
+    assert run_cli("explain", "PROXY-NOPE", cwd=tmp_path).returncode == 2

@@ -214,3 +214,12 @@ def test_force_single_line_gives_one_statement_per_name(tmp_path: Path) -> None:
     assert text == ('"""Doc."""\n\nfrom proxy_types import is_static_number\n'
                     "from proxy_types import to_static\n\nx = 1\n")
     isort_agrees(text, tmp_path, force_single_line=True)
+
+
+def test_removing_the_first_line_import_leaves_no_leading_blank_line() -> None:
+    source = "import numbers\n\n\ndef f(x: int) -> int:\n    return x\n"
+    assert removed(source, {"numbers"}) == "def f(x: int) -> int:\n    return x\n"
+    commented = "# why this import\nimport numbers\n\nx = 1\n"
+    assert removed(commented, {"numbers"}) == "# why this import\nx = 1\n"
+    later = '"""Doc."""\nimport numbers\n\nx = 1\n'
+    assert removed(later, {"numbers"}) == '"""Doc."""\n\nx = 1\n'  # not the first line: kept

@@ -217,15 +217,19 @@ def remove_unused(module: cst.Module, candidates: Iterable[str]) -> cst.Module:
         return module
     body: list[cst.BaseStatement] = []
     carried: Sequence[cst.EmptyLine] = ()  # comments above a removed import stay
+    removed_first = False  # the file's first statement went: no blank line may lead now
     for statement in module.body:
-        if carried:
-            statement = statement.with_changes(
-                leading_lines=[*carried, *statement.leading_lines])
-            carried = ()
+        if carried or removed_first:
+            leading = list(statement.leading_lines)
+            while removed_first and leading and leading[0].comment is None:
+                leading.pop(0)
+            statement = statement.with_changes(leading_lines=[*carried, *leading])
+            carried, removed_first = (), False
         kept = without_aliases(statement, unused) if is_import_line(statement) else statement
         if kept is None:
             assert isinstance(statement, cst.SimpleStatementLine)
             carried = [line for line in statement.leading_lines if line.comment is not None]
+            removed_first = not body
             continue
         body.append(kept)
     return module.with_changes(body=body)

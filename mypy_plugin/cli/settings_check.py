@@ -1,0 +1,234 @@
+"""Check every class and function the plugin settings name, at the settings' own lines.
+
+The plugin can only report into a module it checks (line 1 of a module that
+imports the entry's module, and only in a run that checks that module).  Here
+``check`` looks each entry up itself, in every run: it finds the entry's module
+as mypy would (mypy's own module finder, the project's search path) and reads
+that module's top-level definitions.  A problem is one ``proxy-config`` finding
+at the line of the entry in the settings file.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .check import CheckResult, Finding
+from .common import EXIT_CLEAN, EXIT_FINDINGS
+
+#: Settings whose entries name classes, and those whose entries name functions.
+CLASS_SETTINGS = ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
+                  "audit_classes")
+FUNCTION_SETTINGS = ("isinstance_functions", "concretizing_functions")
+CONFIG_CODE = "proxy-config"
+#: The plugin's own reports of the same problems (at line 1 of a module): replaced here.
+_PLUGIN_ENTRY_MESSAGE = r'^.*: ({settings}) entry "'.format(settings="|".join(CLASS_SETTINGS))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One name a setting lists."""
+
+    setting: str
+    name: str
+
+
+def configured_entries(config_file: Path) -> list[Entry]:
+    """The class and function names the plugin settings of ``config_file`` list.
+
+    A file the plugin cannot read gives none: mypy reports it, with status 2.
+    """
+    from ..config import ProxyTypesConfig
+
+    try:
+        config = ProxyTypesConfig(str(config_file), raise_errors=True)
+    except Exception:
+        return []
+    entries = [Entry(setting, name) for setting in CLASS_SETTINGS
+               for name in getattr(config, setting)]
+    entries += [Entry("isinstance_functions", name) for name in config.isinstance_functions]
+    entries += [Entry("concretizing_functions", name) for name in config.concretizing_functions]
+    return entries
+
+
+class ModuleFinder:
+    """mypy's module finder, set up as mypy sets it up for ``paths`` and the config."""
+
+    def __init__(self, config_file: Path, paths: Sequence[str]) -> None:
+        from mypy.build import default_data_dir
+        from mypy.main import process_options
+        from mypy.modulefinder import FindModuleCache, compute_search_paths
+
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            sources, options = process_options(
+                ["--config-file", str(config_file), "--", *paths] if paths else
+                ["--config-file", str(config_file)])
+        search_paths = compute_search_paths(sources, options, default_data_dir())
+        self._cache = FindModuleCache(search_paths, None, options)
+
+    def path(self, module: str) -> str | None:
+        """The file of ``module``, or None if mypy cannot find it."""
+        found = self._cache.find_module(module)
+        return found if isinstance(found, str) else None
+
+
+def problem_of(entry: Entry, finder: ModuleFinder) -> str | None:
+    """What is wrong with ``entry`` (the end of a message), or None if it resolves."""
+    parts = entry.name.split(".")
+    for split in range(len(parts), 0, -1):
+        module = ".".join(parts[:split])
+        path = finder.path(module)
+        if path is None:
+            continue
+        if split == len(parts):
+            return ("is a module, not a class; list classes only"
+                    if entry.setting in CLASS_SETTINGS else "is a module, not a function")
+        return attribute_problem(Path(path), module, parts[split:], entry.setting)
+    module = ".".join(parts[:-1])
+    return (f'cannot find module "{module}": install it where mypy runs, or add its '
+            "directory to mypy_path")
+
+
+def attribute_problem(path: Path, module: str, names: list[str], setting: str) -> str | None:
+    """What is wrong with ``module.names`` as defined in ``path``, or None."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return None  # mypy reports a module it cannot read
+    body: list[ast.stmt] = tree.body
+    if any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+           for node in top_level(body)):
+        return None  # any attribute may exist
+    for depth, name in enumerate(names):
+        found = [node for node in top_level(body) if binds(node, name)]
+        if not found:
+            where = ".".join([module, *names[:depth]])
+            what = "class" if setting in CLASS_SETTINGS else "function"
+            return (f'no such {what} in module "{where}" (it defines no "{name}"); check the '
+                    "spelling")
+        classes = [node for node in found if isinstance(node, ast.ClassDef)]
+        last = depth == len(names) - 1
+        if not classes:
+            functions = [node for node in found
+                         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if functions and len(functions) == len(found) and setting in CLASS_SETTINGS:
+                return "is a function, not a class; list classes only"
+            return None  # a variable, an import or an alias: may well be a class
+        if last:
+            return None
+        body = classes[0].body
+    return None
+
+
+def top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of ``body`` that run when it runs: those in if/try/with blocks too."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.AsyncWith)):
+            yield from top_level(node.body)
+            yield from top_level(node.orelse if not isinstance(node, (ast.With, ast.AsyncWith))
+                                 else [])
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody,
+                          *(handler.body for handler in node.handlers)):
+                yield from top_level(block)
+
+
+def binds(node: ast.stmt, name: str) -> bool:
+    """Whether ``node`` defines ``name`` in the namespace it runs in."""
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name == name
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((alias.asname or alias.name.split(".")[0]) == name or alias.name == "*"
+                   for alias in node.names)
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    elif type(node).__name__ == "TypeAlias":  # Python 3.12
+        targets = [getattr(node, "name")]
+    return any(isinstance(target, ast.Name) and target.id == name
+               for each in targets for target in ast.walk(each))
+
+
+def entry_line(config_file: Path, setting: str, name: str) -> int:
+    """The line of ``name`` under ``setting`` in the plugin's table of ``config_file``:
+    the entry's own line if it has one, else the setting's, else 1."""
+    try:
+        lines = config_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if config_file.suffix == ".toml"
+              else r"^\s*\[\s*mypy\.plugins\.proxy_types\s*\]")
+    key = rf"^\s*{setting}\s*[=:]"
+    in_table = False
+    key_line = None
+    for number, line in enumerate(lines, 1):
+        if re.match(r"^\s*\[", line):
+            if key_line is not None:
+                break
+            in_table = re.match(header, line) is not None
+            continue
+        if not in_table:
+            continue
+        if key_line is None:
+            if re.match(key, line):
+                key_line = number
+            else:
+                continue
+        elif re.match(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*[=:]", line):
+            break  # the next setting
+        if re.search(rf"(^|[\s\"',=\[]){re.escape(name)}($|[\s\"',:\]])", line):
+            return number
+    return key_line or 1
+
+
+def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]
+                      ) -> list[Finding] | None:
+    """One ``proxy-config`` finding per settings entry that does not resolve, at its line;
+    None if the entries could not be looked up."""
+    entries = configured_entries(config_file)
+    if not entries:
+        return []
+    try:
+        finder = ModuleFinder(config_file, paths)
+    except (Exception, SystemExit):
+        return None  # mypy itself reports a config it cannot use
+    found = []
+    for entry in entries:
+        problem = problem_of(entry, finder)
+        if problem is not None:
+            line = entry_line(config_file, entry.setting, entry.name)
+            joined = f" {problem}" if problem.startswith("is ") else f": {problem}"
+            found.append(Finding(shown_as, line, 1, None, None, "error", CONFIG_CODE,
+                                 f'[proxy_types] {entry.setting} entry "{entry.name}"{joined}'))
+    return found
+
+
+def is_plugin_entry_report(finding: Finding) -> bool:
+    """The plugin's report of a configured class, made at line 1 of a checked module."""
+    return finding.code == CONFIG_CODE and re.match(_PLUGIN_ENTRY_MESSAGE, finding.message) is not None
+
+
+def with_settings_findings(result: CheckResult, paths: Sequence[str]) -> CheckResult:
+    """``result`` with the settings' problems at the settings' lines, first, in place of
+    the plugin's reports of them at line 1 of checked modules."""
+    source = result.config.source
+    if source is None:
+        return result
+    found = settings_findings(Path(source), Path(source).as_posix(), paths)
+    if found is None:
+        return result
+    findings = found + [f for f in result.findings if not is_plugin_entry_report(f)]
+    status = result.exit_status
+    if status == EXIT_CLEAN and found:
+        status = EXIT_FINDINGS
+    elif status == EXIT_FINDINGS and not any(f.severity == "error" for f in findings):
+        status = EXIT_CLEAN
+    return replace(result, findings=findings, exit_status=status)

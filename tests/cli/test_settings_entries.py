@@ -1,0 +1,128 @@
+"""Settings entries that do not resolve are reported at the settings' lines, in every run."""
+
+from __future__ import annotations
+
+import subprocess
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin.cli.settings_check import entry_line
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]  # the run_cli fixture
+
+TRACING = """\
+class Proxy:
+    pass
+
+
+def helper() -> None:
+    pass
+"""
+
+BUGS = """\
+from mylib.tracing import Proxy
+
+
+def f(p: Proxy | float) -> bool:
+    return isinstance(p, float)
+"""
+
+PYPROJECT = """\
+[tool.mypy]
+plugins = ["mypy_plugin"]
+
+[tool.proxy_types]
+strict_isinstance = false
+dynamic_number_classes = [
+    "mylib.tracing.Proxy",
+    "mylib.tracing.Nope",
+]
+"""
+
+INI_PLUGIN_SECTION = """\
+[mypy.plugins.proxy_types]
+strict_isinstance = False
+dynamic_number_classes =
+    mylib.tracing.Proxy,
+    mylib.tracing.Nope
+"""
+
+NOPE = ('[proxy_types] dynamic_number_classes entry "mylib.tracing.Nope": no such class in '
+        'module "mylib.tracing" (it defines no "Nope"); check the spelling  [proxy-config]')
+
+
+def project(tmp_path: Path, config_name: str, config: str) -> Path:
+    (tmp_path / "mylib").mkdir()
+    for name, text in {"mylib/__init__.py": "", "mylib/tracing.py": TRACING,
+                       "mylib/bugs.py": BUGS, "mylib/other.py": "x = 1\n",
+                       config_name: config}.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return tmp_path
+
+
+def config_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if "[proxy-config]" in line]
+
+
+@pytest.mark.parametrize(("config_name", "config", "line"), [
+    ("pyproject.toml", PYPROJECT, 8),
+    ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n" + INI_PLUGIN_SECTION, 8),
+    ("setup.cfg", "[metadata]\nname = mylib\n\n[mypy]\nplugins = mypy_plugin\n\n"
+     + INI_PLUGIN_SECTION, 11),
+])
+def test_a_typo_is_reported_at_the_settings_line_in_every_run(
+        tmp_path: Path, run_cli: RunCli, config_name: str, config: str, line: int) -> None:
+    root = project(tmp_path, config_name, config)
+    cache = str(tmp_path / "cache")
+    # other.py imports nothing from mylib.tracing: the plugin alone would stay silent.
+    for run in range(2):  # cold, then warm
+        result = run_cli("check", "--cache-dir", cache, "mylib/other.py", cwd=root, cache=False)
+        assert result.returncode == 1, (run, result.stdout, result.stderr)
+        assert config_lines(result.stdout) == [f"{config_name}:{line}:1: error: {NOPE}"]
+    everything = run_cli("check", "--cache-dir", cache, "mylib", cwd=root, cache=False)
+    # Once, at the settings: not again at line 1 of bugs.py, which imports the module.
+    assert config_lines(everything.stdout) == [f"{config_name}:{line}:1: error: {NOPE}"]
+    assert "[proxy-isinstance]" in everything.stdout  # the good entry works
+
+
+def test_correct_entries_give_no_config_finding(tmp_path: Path, run_cli: RunCli) -> None:
+    root = project(tmp_path, "pyproject.toml", PYPROJECT.replace('    "mylib.tracing.Nope",\n', ""))
+    result = run_cli("check", "mylib/other.py", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert config_lines(result.stdout) == []
+
+
+def test_missing_module_and_wrong_kinds_are_reported(tmp_path: Path, run_cli: RunCli) -> None:
+    config = PYPROJECT.replace('    "mylib.tracing.Nope",\n', '    "mylib.tracing.helper",\n'
+                               '    "mylib.tracing",\n    "otherlib.Thing",\n')
+    config += 'concretizing_functions = ["mylib.tracing.pyval"]\n'
+    root = project(tmp_path, "pyproject.toml", config)
+    result = run_cli("check", "mylib/other.py", cwd=root)
+    assert config_lines(result.stdout) == [
+        'pyproject.toml:8:1: error: [proxy_types] dynamic_number_classes entry '
+        '"mylib.tracing.helper" is a function, not a class; list classes only  [proxy-config]',
+        'pyproject.toml:9:1: error: [proxy_types] dynamic_number_classes entry "mylib.tracing" is a '
+        'module, not a class; list classes only  [proxy-config]',
+        'pyproject.toml:10:1: error: [proxy_types] dynamic_number_classes entry "otherlib.Thing":'
+        ' cannot find module "otherlib": install it where mypy runs, or add its directory to '
+        'mypy_path  [proxy-config]',
+        'pyproject.toml:12:1: error: [proxy_types] concretizing_functions entry '
+        '"mylib.tracing.pyval": no such function in module "mylib.tracing" (it defines no '
+        '"pyval"); check the spelling  [proxy-config]',
+    ]
+    assert result.returncode == 1
+
+
+def test_entry_line_finds_the_entry_else_the_setting(tmp_path: Path) -> None:
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.mypy]\ndynamic_number_classes = ["a.B"]\n\n[tool.proxy_types]\n'
+                      'migrate_classes = ["a.B"]\ndynamic_number_classes = ["a.B",\n  "a.BB"]\n'
+                      "strict_isinstance = true\n", encoding="utf-8")
+    assert entry_line(config, "dynamic_number_classes", "a.B") == 6
+    assert entry_line(config, "dynamic_number_classes", "a.BB") == 7
+    assert entry_line(config, "migrate_classes", "a.B") == 5
+    assert entry_line(config, "dynamic_number_classes", "a.C") == 6  # the setting's line
+    assert entry_line(config, "audit_classes", "a.B") == 1
