@@ -489,8 +489,10 @@ class FlowAnalysis:
 #: function of ``k`` nested ``x += ...`` under ``if``\s takes about ``k * k / 2``
 #: steps; past the limit the function is reported once as too large to follow.
 FLOW_STEP_LIMIT = 200_000
-#: Values nested in one another (``x2 = x1 + 1``, ``x3 = x2 + 1``, ...) followed at once.
-FLOW_DEPTH_LIMIT = 1_000
+#: Values nested in one another followed at once: each link of a chain ``x2 = x1 + 1``,
+#: ``x3 = x2 + 1``... is three (the name, its binding, the expression), five Python
+#: frames: 1,000 links stay well inside mypy's recursion limit (2 ** 14).
+FLOW_DEPTH_LIMIT = 3_000
 
 
 class FlowTooLarge(Exception):

@@ -118,3 +118,16 @@ def test_an_untraced_function_is_not_followed(
     source = augmented("f", 30)
     assert too_large(check(tmp_path, source))
     assert check(tmp_path, source, traced="program.g") == []
+
+
+def test_a_chain_of_900_links_is_followed_with_the_default_limits(tmp_path: Path) -> None:
+    """Within FLOW_DEPTH_LIMIT and within the recursion limit mypy's main sets."""
+    from mypy.defaults import RECURSION_LIMIT
+
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        errors = check(tmp_path, chained("long", 900))
+    finally:
+        sys.setrecursionlimit(before)
+    assert len(keys(errors)) == 1 and too_large(errors) == [], errors
