@@ -131,3 +131,18 @@ def test_a_chain_of_900_links_is_followed_with_the_default_limits(tmp_path: Path
     finally:
         sys.setrecursionlimit(before)
     assert len(keys(errors)) == 1 and too_large(errors) == [], errors
+
+
+def test_sites_along_a_chain_share_what_earlier_ones_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``x = x + 1; d[x] = ...`` repeated: each key follows one link more than the last,
+    not the whole chain again (linear in the function, within a small depth)."""
+    links = 1_200
+    monkeypatch.setattr(flow, "FLOW_DEPTH_LIMIT", 30)
+    monkeypatch.setattr(flow, "FLOW_STEP_LIMIT", 100)
+    lines = ["def f(n: int, d: dict[int, int]) -> None:", "    x = n"]
+    for index in range(links):
+        lines += ["    x = x + 1", f"    d[x] = {index}"]
+    errors = check(tmp_path, "\n".join(lines) + "\n")
+    assert len(keys(errors)) == links and too_large(errors) == [], errors[:3]
