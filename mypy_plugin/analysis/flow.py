@@ -216,6 +216,11 @@ class FunctionFacts:
         self._scripting_only: list[tuple[int, int]] | None = None
         #: Set once following the function's flows passed a limit (reported then).
         self.too_large = False
+        #: id -> (expression, its flow), shared by the function's report sites where no
+        #: flow depends on types (no symbolic_shapes) and the function's tree is final:
+        #: a site reading the end of a chain ``x = x + 1``... reuses what earlier ones found.
+        self.shared_flows: dict[int, tuple[Expression, Flow | None]] | None = (
+            {} if cacheable and not analysis.symbolic_shapes else None)
 
     @property
     def label(self) -> str:
@@ -489,8 +494,13 @@ class FlowAnalysis:
 #: function of ``k`` nested ``x += ...`` under ``if``\s takes about ``k * k / 2``
 #: steps; past the limit the function is reported once as too large to follow.
 FLOW_STEP_LIMIT = 200_000
-#: Values nested in one another (``x2 = x1 + 1``, ``x3 = x2 + 1``, ...) followed at once.
-FLOW_DEPTH_LIMIT = 1_000
+#: Values nested in one another followed at once: each link of a chain ``x2 = x1 + 1``,
+#: ``x3 = x2 + 1``... is three (the name, its binding, the expression), five Python
+#: frames: 1,000 links stay well inside mypy's recursion limit (2 ** 14).
+FLOW_DEPTH_LIMIT = 3_000
+
+
+_NO_CUT = 1 << 62
 
 
 class FlowTooLarge(Exception):
@@ -506,7 +516,11 @@ class Evaluator:
         self.facts = facts
         self.lookup = lookup
         self._done: dict[int, Flow | None] = {}
-        self._active: set[int] = set()
+        self._shared = facts.shared_flows if facts is not None else None
+        #: The expressions being followed -> how deep; a value reached through itself
+        #: (a loop) is cut there, and what depends on the cut is not shared.
+        self._active: dict[int, int] = {}
+        self._lowest_cut = _NO_CUT
         # id -> (the binding or definition, its flow): each is followed once per site
         self._bindings: dict[int, tuple[Binding, Flow | None]] = {}
         self._definitions: dict[int, tuple[Definition, Flow | None]] = {}
@@ -528,17 +542,28 @@ class Evaluator:
         key = id(expr)
         if key in self._done:
             return self._done[key]
-        if key in self._active:
+        shared = self._shared
+        if shared is not None and key in shared:
+            return shared[key][1]
+        position = self._active.get(key)
+        if position is not None:
+            self._lowest_cut = min(self._lowest_cut, position)
             return None  # a definition reached through itself (loops): nothing new
         self._step()
-        self._active.add(key)
+        position = self._active[key] = len(self._active)
+        outer_cut, self._lowest_cut = self._lowest_cut, _NO_CUT
         self._enter()
         try:
             found = self._flow(expr)
         finally:
-            self._active.discard(key)
+            del self._active[key]
             self._depth -= 1
+            inner_cut = self._lowest_cut
+            # cut at a value still being followed (above this one): the result is partial
+            self._lowest_cut = min(outer_cut, inner_cut if inner_cut < position else _NO_CUT)
         self._done[key] = found
+        if shared is not None and inner_cut >= position:
+            shared[key] = (expr, found)
         return found
 
     def _flow(self, expr: Expression) -> Flow | None:

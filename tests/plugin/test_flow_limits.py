@@ -118,3 +118,31 @@ def test_an_untraced_function_is_not_followed(
     source = augmented("f", 30)
     assert too_large(check(tmp_path, source))
     assert check(tmp_path, source, traced="program.g") == []
+
+
+def test_a_chain_of_900_links_is_followed_with_the_default_limits(tmp_path: Path) -> None:
+    """Within FLOW_DEPTH_LIMIT and within the recursion limit mypy's main sets."""
+    from mypy.defaults import RECURSION_LIMIT
+
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        errors = check(tmp_path, chained("long", 900))
+    finally:
+        sys.setrecursionlimit(before)
+    assert len(keys(errors)) == 1 and too_large(errors) == [], errors
+
+
+def test_sites_along_a_chain_share_what_earlier_ones_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``x = x + 1; d[x] = ...`` repeated: each key follows one link more than the last,
+    not the whole chain again (linear in the function, within a small depth)."""
+    links = 1_200
+    monkeypatch.setattr(flow, "FLOW_DEPTH_LIMIT", 30)
+    monkeypatch.setattr(flow, "FLOW_STEP_LIMIT", 100)
+    lines = ["def f(n: int, d: dict[int, int]) -> None:", "    x = n"]
+    for index in range(links):
+        lines += ["    x = x + 1", f"    d[x] = {index}"]
+    errors = check(tmp_path, "\n".join(lines) + "\n")
+    assert len(keys(errors)) == links and too_large(errors) == [], errors[:3]
