@@ -63,6 +63,14 @@ def render(report: Report) -> str:
     return message
 
 
+#: Settings whose entries name functions, not classes.
+_FUNCTION_SETTINGS = frozenset({"isinstance_functions", "concretizing_functions"})
+
+
+def _in(config_file: str) -> str:
+    return f"{config_file}: " if config_file else ""
+
+
 def _render(report: Report) -> str:
     kind, dynamic, subject = report.kind, report.dynamic, report.subject
     classes = _shown_classes(report.classes)
@@ -130,15 +138,21 @@ def _render(report: Report) -> str:
     if kind == findings.ABC_REGISTER:
         return (f'{subject}.register() makes dynamic number "{dynamic}" pass as a static number; '
                 "use proxy_types.register_dynamic_type() instead")
+    # Reported at the settings' own line (proxy-types check), config_file is "": no prefix.
     if kind == findings.CONFIG_NOT_A_CLASS:
         config_file, setting, what = report.extra
-        return (f'{config_file}: {setting} entry "{subject}" is a {what}, not a class; '
-                "list classes only")
+        wanted = "function" if setting in _FUNCTION_SETTINGS else "class"
+        return (f'{_in(config_file)}{setting} entry "{subject}" is a {what}, not a {wanted}; '
+                f"list {'functions' if wanted == 'function' else 'classes'} only")
     if kind == findings.CONFIG_NO_SUCH_CLASS:
         config_file, setting = report.extra
         module, _, attribute = subject.rpartition(".")
-        return (f'{config_file}: {setting} entry "{subject}": no such class in module "{module}" '
-                f'(module has no attribute "{attribute}"); check the spelling')
+        wanted = "function" if setting in _FUNCTION_SETTINGS else "class"
+        return (f'{_in(config_file)}{setting} entry "{subject}": no such {wanted} in module '
+                f'"{module}" (module has no attribute "{attribute}"); check the spelling')
+    if kind == findings.UNRESOLVED_MODULE and report.extra[:1] == ("setting",):
+        return (f'{report.extra[1]} entry "{report.classes[0]}": cannot find module "{subject}"; '
+                "install it where mypy runs, or add its directory to mypy_path")
     if kind == findings.UNRESOLVED_MODULE and report.extra == ("skipped",):
         return (f'Module "{subject}", which defines dynamic number classes ({classes}), is '
                 "skipped (follow_imports = skip): mypy sees them as Any here and the proxy "

@@ -10,7 +10,6 @@ it is written atomically, and a second run changes nothing.
 
 from __future__ import annotations
 
-import configparser
 import difflib
 import os
 import re
@@ -28,6 +27,7 @@ from ..settings_files import (
     TomlUnavailable,
     config_file_candidates,
     mypy_uses,
+    read_ini,
     read_toml,
 )
 from .common import EXIT_CLEAN, PLUGIN_MODULE, CommandLineError, one_line
@@ -197,7 +197,8 @@ def edit(text: str, changed: dict[tuple[str, str], Value], toml: bool) -> str:
 
 
 def current_values(path: Path, text: str) -> Callable[[str, str], Value | None]:
-    """``current(table, key)`` over the settings ``text`` (of ``path``) holds."""
+    """``current(table, key)`` over the settings of ``path``, whose text is ``text``
+    (read through the one settings reader)."""
     if path.suffix == ".toml":
         document = _loads_toml(path, text)
         tool = document.get("tool", {}) if isinstance(document.get("tool"), dict) else {}
@@ -208,18 +209,15 @@ def current_values(path: Path, text: str) -> Callable[[str, str], Value | None]:
             return parsed_toml_value(values.get(key)) if isinstance(values, dict) else None
 
         return from_toml
-    parser = configparser.RawConfigParser()
     try:
-        parser.read_string(text, source=str(path))
-    except configparser.Error as error:
+        sections = read_ini(path) if text.strip() else {}
+    except SettingsFileError as error:
         raise CommandLineError(f"broken config {path}: {one_line(str(error))}") from None
-    sections = {"mypy": "mypy", "plugin": PLUGIN_SECTION_INI}
+    names = {"mypy": "mypy", "plugin": PLUGIN_SECTION_INI}
 
     def from_ini(table: str, key: str) -> Value | None:
-        section = sections[table]
-        if not parser.has_option(section, key):
-            return None
-        return parsed_ini_value(key, parser.get(section, key))
+        raw = sections.get(names[table], {}).get(key)
+        return None if raw is None else parsed_ini_value(key, raw)
 
     return from_ini
 

@@ -18,6 +18,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .. import findings
+from ..errors import render
+from ..findings import Report
 from .check import CheckResult, Finding
 from .common import EXIT_CLEAN, EXIT_FINDINGS
 
@@ -77,8 +80,8 @@ class ModuleFinder:
         return found if isinstance(found, str) else None
 
 
-def problem_of(entry: Entry, finder: ModuleFinder) -> str | None:
-    """What is wrong with ``entry`` (the end of a message), or None if it resolves."""
+def problem_of(entry: Entry, finder: ModuleFinder) -> Report | None:
+    """The plugin's report of what is wrong with ``entry`` (not yet located), or None."""
     parts = entry.name.split(".")
     for split in range(len(parts), 0, -1):
         module = ".".join(parts[:split])
@@ -86,15 +89,19 @@ def problem_of(entry: Entry, finder: ModuleFinder) -> str | None:
         if path is None:
             continue
         if split == len(parts):
-            return ("is a module, not a class; list classes only"
-                    if entry.setting in CLASS_SETTINGS else "is a module, not a function")
-        return attribute_problem(Path(path), module, parts[split:], entry.setting)
-    module = ".".join(parts[:-1])
-    return (f'cannot find module "{module}": install it where mypy runs, or add its '
-            "directory to mypy_path")
+            return not_a(entry, "module")
+        return attribute_problem(Path(path), module, parts[split:], entry)
+    return Report(CONFIG_CODE, findings.UNRESOLVED_MODULE, classes=(entry.name,),
+                  subject=".".join(parts[:-1]), extra=("setting", entry.setting))
 
 
-def attribute_problem(path: Path, module: str, names: list[str], setting: str) -> str | None:
+def not_a(entry: Entry, what: str) -> Report:
+    return Report(CONFIG_CODE, findings.CONFIG_NOT_A_CLASS, subject=entry.name,
+                  extra=("", entry.setting, what))
+
+
+def attribute_problem(path: Path, module: str, names: list[str], entry: Entry
+                      ) -> Report | None:
     """What is wrong with ``module.names`` as defined in ``path``, or None."""
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
@@ -107,19 +114,17 @@ def attribute_problem(path: Path, module: str, names: list[str], setting: str) -
     for depth, name in enumerate(names):
         found = [node for node in top_level(body) if binds(node, name)]
         if not found:
-            where = ".".join([module, *names[:depth]])
-            what = "class" if setting in CLASS_SETTINGS else "function"
-            return (f'no such {what} in module "{where}" (it defines no "{name}"); check the '
-                    "spelling")
+            missing = ".".join([module, *names[:depth + 1]])
+            return Report(CONFIG_CODE, findings.CONFIG_NO_SUCH_CLASS, subject=missing,
+                          extra=("", entry.setting))
         classes = [node for node in found if isinstance(node, ast.ClassDef)]
-        last = depth == len(names) - 1
         if not classes:
             functions = [node for node in found
                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-            if functions and len(functions) == len(found) and setting in CLASS_SETTINGS:
-                return "is a function, not a class; list classes only"
+            if functions and len(functions) == len(found) and entry.setting in CLASS_SETTINGS:
+                return not_a(entry, "function")
             return None  # a variable, an import or an alias: may well be a class
-        if last:
+        if depth == len(names) - 1:
             return None
         body = classes[0].body
     return None
@@ -205,9 +210,10 @@ def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]
         problem = problem_of(entry, finder)
         if problem is not None:
             line = entry_line(config_file, entry.setting, entry.name)
-            joined = f" {problem}" if problem.startswith("is ") else f": {problem}"
+            located = replace(problem, file=shown_as, line=line, column=0,
+                              message=render(problem))
             found.append(Finding(shown_as, line, 1, None, None, "error", CONFIG_CODE,
-                                 f'[proxy_types] {entry.setting} entry "{entry.name}"{joined}'))
+                                 located.message, report=located))
     return found
 
 

@@ -7,6 +7,7 @@ the build backend and typing_extensions, hence ``network``).
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -36,10 +37,22 @@ def clean_env() -> dict[str, str]:
             if key not in ("PYTHONPATH", "MYPYPATH", "CC")}
 
 
+def copy_of_sources(target: Path) -> Path:
+    """The checkout's tracked files: a build writes build/ and egg-info beside its sources."""
+    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True,
+                            check=True).stdout.split("\n")
+    for name in filter(None, listed):
+        if (REPO / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, target / name)
+    return target
+
+
 def test_platform_wheel_installs_with_compiled_guards(tmp_path: Path) -> None:
     env = clean_env()
+    source = copy_of_sources(tmp_path / "source")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w",
-                    str(tmp_path / "dist"), str(REPO)], check=True, env=env, timeout=900)
+                    str(tmp_path / "dist"), str(source)], check=True, env=env, timeout=900)
     (wheel,) = (tmp_path / "dist").glob("proxy_types-*.whl")
     platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
     assert wheel.name.endswith(f"-{platform}.whl"), wheel.name  # not py3-none-any
@@ -51,8 +64,9 @@ def test_platform_wheel_installs_with_compiled_guards(tmp_path: Path) -> None:
 
 def test_sdist_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) -> None:
     env = clean_env()
+    source = copy_of_sources(tmp_path / "source")
     subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path / "dist")],
-                   cwd=REPO, check=True, env=env, timeout=900, capture_output=True)
+                   cwd=source, check=True, env=env, timeout=900, capture_output=True)
     (sdist,) = (tmp_path / "dist").glob("proxy_types-*.tar.gz")
     bin_dir = fresh_venv(tmp_path / "venv")
     no_compiler = {**env, "CC": "/nonexistent/cc"}

@@ -130,6 +130,7 @@ def test_setup_cfg_gets_the_plugin_section(tmp_path: Path, run_cli: RunCli) -> N
 def test_mypy_ini_lists_gain_entries_and_values_are_kept(tmp_path: Path) -> None:
     path = tmp_path / "mypy.ini"
     text = "[mypy]\nplugins = other_plugin\nwarn_unreachable = False\n"
+    path.write_text(text, encoding="utf-8")
     new, kept = init_text(path, text, PRESETS["migrate"])
     parser = configparser.RawConfigParser()
     parser.read_string(new)
@@ -137,6 +138,7 @@ def test_mypy_ini_lists_gain_entries_and_values_are_kept(tmp_path: Path) -> None
     assert parser.get("mypy", "warn_unreachable") == "False"
     assert parser.get("mypy", "check_untyped_defs") == "True"
     assert kept == ["kept your warn_unreachable = False (the preset has True)"]
+    path.write_text(new, encoding="utf-8")
     assert init_text(path, new, PRESETS["migrate"]) == (new, kept)
 
 

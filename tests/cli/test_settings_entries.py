@@ -50,8 +50,8 @@ dynamic_number_classes =
     mylib.tracing.Nope
 """
 
-NOPE = ('[proxy_types] dynamic_number_classes entry "mylib.tracing.Nope": no such class in '
-        'module "mylib.tracing" (it defines no "Nope"); check the spelling  [proxy-config]')
+NOPE = ('dynamic_number_classes entry "mylib.tracing.Nope": no such class in module '
+        '"mylib.tracing" (module has no attribute "Nope"); check the spelling  [proxy-config]')
 
 
 def project(tmp_path: Path, config_name: str, config: str) -> Path:
@@ -102,16 +102,16 @@ def test_missing_module_and_wrong_kinds_are_reported(tmp_path: Path, run_cli: Ru
     root = project(tmp_path, "pyproject.toml", config)
     result = run_cli("check", "mylib/other.py", cwd=root)
     assert config_lines(result.stdout) == [
-        'pyproject.toml:8:1: error: [proxy_types] dynamic_number_classes entry '
-        '"mylib.tracing.helper" is a function, not a class; list classes only  [proxy-config]',
-        'pyproject.toml:9:1: error: [proxy_types] dynamic_number_classes entry "mylib.tracing" is a '
-        'module, not a class; list classes only  [proxy-config]',
-        'pyproject.toml:10:1: error: [proxy_types] dynamic_number_classes entry "otherlib.Thing":'
-        ' cannot find module "otherlib": install it where mypy runs, or add its directory to '
-        'mypy_path  [proxy-config]',
-        'pyproject.toml:12:1: error: [proxy_types] concretizing_functions entry '
-        '"mylib.tracing.pyval": no such function in module "mylib.tracing" (it defines no '
-        '"pyval"); check the spelling  [proxy-config]',
+        'pyproject.toml:8:1: error: dynamic_number_classes entry "mylib.tracing.helper" is a '
+        'function, not a class; list classes only  [proxy-config]',
+        'pyproject.toml:9:1: error: dynamic_number_classes entry "mylib.tracing" is a module, '
+        'not a class; list classes only  [proxy-config]',
+        'pyproject.toml:10:1: error: dynamic_number_classes entry "otherlib.Thing": cannot find '
+        'module "otherlib"; install it where mypy runs, or add its directory to mypy_path  '
+        '[proxy-config]',
+        'pyproject.toml:12:1: error: concretizing_functions entry "mylib.tracing.pyval": no such '
+        'function in module "mylib.tracing" (module has no attribute "pyval"); check the '
+        'spelling  [proxy-config]',
     ]
     assert result.returncode == 1
 
