@@ -914,11 +914,16 @@ class Audit:
         return _audit_report.render(self.records, format, self.config_file, self.problems)
 
     def write_report(self, path: str | os.PathLike[str], format: str | None = None) -> None:
-        """Write the report to ``path``; the format defaults to the suffix (.json, .sarif, .txt)."""
+        """Write the report to ``path``; the format defaults to the suffix (.json, .sarif, .txt).
+
+        Raises ``OSError`` (``WriteFailed``) with a one-line message naming the file.
+        """
         from . import _audit_report
 
+        from ._files import write_atomically
+
         chosen = format or _audit_report.format_of(Path(path))
-        Path(path).write_text(self.report(chosen), encoding="utf-8")
+        write_atomically(path, self.report(chosen))  # a failed write keeps the old report
 
 
 def audit(

@@ -78,8 +78,8 @@ def _finish(config: pytest.Config) -> None:
 
         try:
             session_audit.write_report(report, format_of(report))
-        except OSError as error:
-            raise pytest.UsageError(f"{OPTION}: cannot write {report}: {error}") from None
+        except OSError as error:  # WriteFailed: one line naming the file and what is on disk
+            raise pytest.UsageError(f"{OPTION}: {error}") from None
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -95,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         if options.output is not None:
             try:
                 session.write_report(options.output, output_format)
-            except OSError as exc:
-                raise UsageError(f"cannot write {options.output}: {exc}") from None
+            except OSError as exc:  # WriteFailed: one line naming the file and what is on disk
+                raise UsageError(str(exc)) from None
         return status
     except (UsageError, ConfigurationError) as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)

@@ -1,0 +1,132 @@
+"""``fix`` writes atomically and in the file's own encoding: a failure never costs a line."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+MakeProject = Callable[[Path, list[str]], Path]
+Expected = Callable[[str, str], str]
+
+# A comment block that makes the rewritten file larger than `ulimit -f 2` (2048 bytes).
+PADDING = "".join(f"# padding line {n:03} so that the file outgrows the size limit\n"
+                  for n in range(60))
+
+
+def padded_project(directory: Path, make_project: MakeProject) -> Path:
+    project = make_project(directory, ["conversions"])
+    module = project / "conversions.py"
+    module.write_text(module.read_text(encoding="utf-8") + PADDING, encoding="utf-8")
+    return project
+
+
+def run_limited(cli_env: dict[str, str], project: Path, blocks: int
+                ) -> subprocess.CompletedProcess[str]:
+    """``proxy-types fix .`` under a real ``ulimit -f`` (1024-byte blocks).
+
+    mypy's cache (SQLite) would hit the limit first: /dev/null turns it off.
+    """
+    command = ["bash", "-c", f'ulimit -f {blocks} && exec "$0" "$@"', sys.executable, "-m",
+               "mypy_plugin", "fix", "--cache-dir", os.devnull, "."]
+    return subprocess.run(command, cwd=project, env=cli_env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_file_size_limit_leaves_the_file_byte_identical(
+    tmp_path: Path, make_project: MakeProject, cli_env: dict[str, str]
+) -> None:
+    project = padded_project(tmp_path / "project", make_project)
+    module = project / "conversions.py"
+    before = module.read_bytes()
+    assert len(before) > 2048
+    result = run_limited(cli_env, project, blocks=2)
+    assert result.returncode == 2, result.stderr
+    assert module.read_bytes() == before
+    assert result.stderr == ("proxy-types: error: cannot write conversions.py: File too large; "
+                             "the file was left unchanged\n")
+    assert sorted(p.name for p in project.iterdir()) == ["conversions.py", "mypy.ini"]
+
+
+def test_without_the_limit_the_same_project_is_rewritten(
+    tmp_path: Path, make_project: MakeProject, cli_env: dict[str, str]
+) -> None:
+    project = padded_project(tmp_path / "project", make_project)
+    module = project / "conversions.py"
+    before = module.read_bytes()
+    result = run_limited(cli_env, project, blocks=1000)
+    assert result.returncode in (0, 1), result.stderr
+    assert "error" not in result.stderr
+    assert module.read_bytes() != before and module.read_text(encoding="utf-8").endswith(PADDING)
+
+
+@pytest.fixture
+def locked_directory(tmp_path: Path) -> Iterator[Path]:
+    """A directory this process cannot create files in (root ignores modes: immutable)."""
+    directory = tmp_path / "project"
+    yield directory
+    if os.geteuid() == 0 and shutil.which("chattr"):
+        subprocess.run(["chattr", "-i", str(directory)], capture_output=True)
+    directory.chmod(0o755)
+
+
+def lock_directory(directory: Path) -> None:
+    if os.geteuid() != 0:
+        directory.chmod(0o555)
+        return
+    chattr = shutil.which("chattr")
+    done = chattr and subprocess.run([chattr, "+i", str(directory)], capture_output=True)
+    if not done or done.returncode != 0:
+        pytest.skip("running as root without a working chattr +i: cannot lock a directory")
+
+
+def test_read_only_directory_is_one_line_and_changes_nothing(
+    locked_directory: Path, make_project: MakeProject, run_cli: RunCli
+) -> None:
+    project = make_project(locked_directory, ["conversions"])
+    module = project / "conversions.py"
+    before = module.read_bytes()
+    run_cli("fix", "--diff", ".", cwd=project)  # mypy's cache is elsewhere: nothing is written
+    lock_directory(project)
+    result = run_cli("fix", ".", cwd=project)
+    assert result.returncode == 2
+    assert result.stderr.startswith("proxy-types: error: cannot write conversions.py: ")
+    assert result.stderr.endswith("; the file was left unchanged\n")
+    assert result.stderr.count("\n") == 1
+    assert module.read_bytes() == before
+    assert "could not be written" in result.stdout
+
+
+def test_mode_bom_and_line_endings_are_kept(
+    tmp_path: Path, make_project: MakeProject, run_cli: RunCli, expected: Expected
+) -> None:
+    project = make_project(tmp_path / "project", ["conversions"])
+    module = project / "conversions.py"
+    module.write_bytes(b"\xef\xbb\xbf" + module.read_bytes())
+    module.chmod(0o750)
+    result = run_cli("fix", ".", cwd=project)
+    assert result.returncode in (0, 1), result.stderr
+    data = module.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\xef\xbb\xbf") == 1
+    assert data[3:].decode("utf-8") == expected("conversions", "guards")
+    assert module.stat().st_mode & 0o777 == 0o750
+
+
+def test_a_declared_latin_1_file_is_read_and_written_as_latin_1(
+    tmp_path: Path, make_project: MakeProject, run_cli: RunCli, expected: Expected
+) -> None:
+    project = make_project(tmp_path / "project", ["conversions"])
+    module = project / "conversions.py"
+    coding = "# -*- coding: latin-1 -*-\n"
+    module.write_bytes(f"{coding}# caf\xe9\n".encode("latin-1") + module.read_bytes())
+    result = run_cli("fix", ".", cwd=project)
+    assert result.returncode in (0, 1), result.stderr
+    assert "error" not in result.stderr
+    text = module.read_bytes().decode("latin-1")  # not UTF-8: "é" is the one byte 0xE9
+    assert text == f"{coding}# caf\xe9\n" + expected("conversions", "guards")
