@@ -130,3 +130,72 @@ def test_a_declared_latin_1_file_is_read_and_written_as_latin_1(
     assert "error" not in result.stderr
     text = module.read_bytes().decode("latin-1")  # not UTF-8: "é" is the one byte 0xE9
     assert text == f"{coding}# caf\xe9\n" + expected("conversions", "guards")
+
+
+# -- only the paths given are rewritten --------------------------------------------------------
+
+SHARED_HELPER = """\
+from proxy_types import FloatProxy
+
+
+def halve(p: FloatProxy) -> float:
+    return float(p) / 2
+"""
+
+APP = """\
+from helper import halve
+from proxy_types import FloatProxy
+
+
+def double(p: FloatProxy) -> float:
+    return float(p) * 2 + halve(p)
+"""
+
+
+def run_fix(cli_env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``proxy-types fix`` with a cache of its own: a shared one would replay the paths of
+    another test's ``helper`` module (issue #30 item 7)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy_plugin", "fix", "--cache-dir", str(cwd.parent / "cache"),
+         *args], cwd=cwd, env=cli_env, capture_output=True, text=True, timeout=600)
+
+
+def shared_project(root: Path) -> Path:
+    """``app/`` checks ``a.py``; mypy finds ``helper`` in ``../shared`` and follows it."""
+    app, shared = root / "app", root / "shared"
+    app.mkdir(parents=True)
+    shared.mkdir()
+    (app / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\nmypy_path = ../shared\nfollow_imports = normal\n",
+        encoding="utf-8")
+    (app / "a.py").write_text(APP, encoding="utf-8")
+    (shared / "helper.py").write_text(SHARED_HELPER, encoding="utf-8")
+    return app
+
+
+@pytest.mark.parametrize("paths", [["a.py"], ["."], []])
+def test_fix_rewrites_only_the_given_paths(tmp_path: Path, cli_env: dict[str, str],
+                                           paths: list[str]) -> None:
+    app = shared_project(tmp_path)
+    if not paths:  # no paths: the config's files, and only the current directory is rewritten
+        with (app / "mypy.ini").open("a", encoding="utf-8") as config:
+            config.write("files = a.py\n")
+    helper = tmp_path / "shared" / "helper.py"
+    result = run_fix(cli_env, app, *paths)
+    assert result.returncode == 1, result.stderr
+    assert "return float(to_static(p)) * 2" in (app / "a.py").read_text(encoding="utf-8")
+    assert helper.read_text(encoding="utf-8") == SHARED_HELPER
+    assert "proxy-types fix: 1 file changed" in result.stdout
+    # mypy names a file outside the current directory by its absolute path.
+    assert (f"  {helper}:5:18: [proxy-concretize] not rewritten: outside the paths given\n"
+            in result.stdout), result.stdout
+
+
+def test_the_shared_module_is_rewritten_when_given(tmp_path: Path,
+                                                   cli_env: dict[str, str]) -> None:
+    app = shared_project(tmp_path)
+    result = run_fix(cli_env, app, "a.py", "../shared/helper.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "outside the paths given" not in result.stdout
+    assert "float(to_static(p)) / 2" in (tmp_path / "shared" / "helper.py").read_text(
+        encoding="utf-8")
