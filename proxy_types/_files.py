@@ -72,3 +72,24 @@ def _failure(path: str | os.PathLike[str], error: OSError, kept: str) -> WriteFa
     failed = WriteFailed(f"cannot write {os.fspath(path)}: {reason}; {kept}")
     failed.errno = error.errno
     return failed
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise ``WriteFailed`` now if ``write_atomically(path, ...)`` could not create its file.
+
+    Creates and removes a temporary file beside ``path``: the real test of a
+    directory's permissions, a read-only file system or a missing directory.
+    """
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise WriteFailed(f"cannot write {os.fspath(path)}: Is a directory")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise WriteFailed(f"cannot write {os.fspath(path)}: Permission denied")
+    directory, name = os.path.split(target)
+    probe = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.tmp")
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE))
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or str(error).replace("\n", " ")
+        raise WriteFailed(f"cannot write {os.fspath(path)}: {reason}") from None

@@ -50,6 +50,12 @@ def pytest_configure(config: pytest.Config) -> None:
         worker = getattr(config, "workerinput", {}).get("workerid")
         if worker is not None:
             report = report.with_name(f"{report.stem}.{worker}{report.suffix}")
+        from ._files import check_writable
+
+        try:
+            check_writable(report)  # before the tests run, not after
+        except OSError as error:
+            raise pytest.UsageError(f"{OPTION}: {error}") from None
     config.stash[_REPORT_KEY] = report
     session_audit = audit(all_threads=True)
     try:

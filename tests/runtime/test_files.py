@@ -100,3 +100,40 @@ def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
         write_atomically(path, "x")
     assert str(raised.value) == (f"cannot write {path}: No such file or directory; "
                                  "no file was written")
+
+
+def test_check_writable_probes_the_directory_and_leaves_nothing(tmp_path: Path) -> None:
+    from proxy_types._files import check_writable
+
+    check_writable(tmp_path / "report.json")
+    (tmp_path / "old.json").write_bytes(OLD)
+    check_writable(tmp_path / "old.json")
+    assert sorted(os.listdir(tmp_path)) == ["old.json"]
+    assert (tmp_path / "old.json").read_bytes() == OLD
+    with pytest.raises(WriteFailed, match=r": No such file or directory$"):
+        check_writable(tmp_path / "no" / "report.json")
+    with pytest.raises(WriteFailed, match=r": Is a directory$"):
+        check_writable(tmp_path)
+
+
+def test_check_writable_refuses_a_locked_directory(tmp_path: Path) -> None:
+    from proxy_types._files import check_writable
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    if os.geteuid() == 0:  # root ignores modes: make the directory immutable
+        if subprocess.run(["chattr", "+i", str(locked)], capture_output=True).returncode:
+            pytest.skip("running as root without a working chattr +i")
+    else:
+        locked.chmod(0o555)
+    try:
+        with pytest.raises(WriteFailed, match=r"cannot write .*report.json: (Operation not "
+                                              r"permitted|Permission denied)$"):
+            check_writable(locked / "report.json")
+        with pytest.raises(WriteFailed, match=r"; no file was written$"):
+            write_atomically(locked / "report.json", "x")
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(locked)], capture_output=True)
+        locked.chmod(0o755)
+    assert os.listdir(locked) == []
