@@ -199,3 +199,39 @@ def test_the_shared_module_is_rewritten_when_given(tmp_path: Path,
     assert "outside the paths given" not in result.stdout
     assert "float(to_static(p)) / 2" in (tmp_path / "shared" / "helper.py").read_text(
         encoding="utf-8")
+
+
+# -- advice for values typed Any or object -----------------------------------------------------
+
+UNTYPED_CHECKS = """\
+from typing import Any
+
+
+def f(x: Any) -> int:
+    if isinstance(x, int):
+        return 1
+    return 0
+
+
+def g(x: object) -> int:
+    if isinstance(x, float):
+        return 1
+    return 0
+"""
+
+
+def test_any_and_object_get_no_registration_advice(tmp_path: Path,
+                                                   cli_env: dict[str, str]) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\nstrict_isinstance = true\n",
+        encoding="utf-8")
+    (project / "m.py").write_text(UNTYPED_CHECKS, encoding="utf-8")
+    result = run_fix(cli_env, project, "--diff", "m.py")
+    assert result.returncode == 1, result.stderr
+    left = [line for line in result.stderr.splitlines() if "[proxy-isinstance]" in line]
+    assert [line.split(": [")[0].strip() for line in left] == ["m.py:5:8", "m.py:11:8"]
+    for line, name in zip(left, ["Any", "object"]):
+        assert f'the value is typed "{name}" (strict_isinstance): annotate it with' in line
+        assert "register" not in line

@@ -37,6 +37,8 @@ OWN, TORCH = "own", "torch"  # proxy_types' proxies, torch's Sym types (the tabl
 LEGACY = "legacy"  # migrate_classes: still subclasses a builtin number at run time
 CONFIGURED = "configured"  # dynamic_number_classes: proxy_types knows it only if registered
 UNKNOWN = "unknown"  # a name of none of these (a subclass of one, under its own name)
+#: What the plugin names a value typed Any or object (strict_isinstance): not a class to register.
+UNTYPED = frozenset({"Any", "object"})
 
 _TABLE_KINDS = {t.name: (OWN if t in _table.OWN_DYNAMIC_TYPES else TORCH, t.python_type)
                 for t in _table.DYNAMIC_NUMBER_TYPES}
@@ -63,6 +65,8 @@ class DynamicClass:
 
     def registration_step(self) -> str:
         """The manual step that makes proxy_types know the class at run time."""
+        if self.name in UNTYPED:
+            return "annotate it with the dynamic class it may hold, or rewrite the check by hand"
         python_type = self.python_type if self.python_type != "number" else "float"
         return (f"register {self.name} with register_dynamic_type({self.name}, {python_type}) "
                 "first (proxy-types fix --register adds it where the class is defined)")
