@@ -235,3 +235,34 @@ def test_any_and_object_get_no_registration_advice(tmp_path: Path,
     for line, name in zip(left, ["Any", "object"]):
         assert f'the value is typed "{name}" (strict_isinstance): annotate it with' in line
         assert "register" not in line
+
+
+# -- progress lines and mypy runs ---------------------------------------------------------------
+
+def test_each_phase_that_took_long_says_so_with_its_mypy_runs(
+    tmp_path: Path, make_project: MakeProject, cli_env: dict[str, str], expected: Expected
+) -> None:
+    project = make_project(tmp_path / "project", ["conversions"])
+    env = {**cli_env, "PROXY_TYPES_PROGRESS_SECONDS": "0"}  # every phase counts as long
+    result = run_fix(env, project, ".")
+    assert result.returncode == 1, result.stderr  # a condition is left for a human
+    lines = result.stderr.splitlines()
+    assert [line.rsplit(":", 1)[0] for line in lines] == [
+        "proxy-types fix: checking", "proxy-types fix: rewriting and checking again, pass 1"]
+    assert [line.rsplit(": ", 1)[1].split(",")[0] for line in lines] == ["1 mypy run"] * 2
+    assert (project / "conversions.py").read_text(encoding="utf-8") == expected(
+        "conversions", "guards")
+
+    quiet = run_fix(cli_env, project, ".")  # PROXY_TYPES_PROGRESS_SECONDS=inf
+    assert quiet.stderr == ""
+
+
+def test_a_bad_progress_setting_is_one_line(tmp_path: Path, make_project: MakeProject,
+                                            cli_env: dict[str, str]) -> None:
+    project = make_project(tmp_path / "project", ["conversions"])
+    before = (project / "conversions.py").read_bytes()
+    result = run_fix({**cli_env, "PROXY_TYPES_PROGRESS_SECONDS": "soon"}, project, ".")
+    assert result.returncode == 2
+    assert result.stderr == ("proxy-types: error: PROXY_TYPES_PROGRESS_SECONDS must be a number "
+                             "of seconds (or inf), got 'soon'\n")
+    assert (project / "conversions.py").read_bytes() == before

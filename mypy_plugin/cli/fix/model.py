@@ -197,4 +197,4 @@ def write_source(path: str, text: str) -> None:
         raise FixError(str(error)) from None
     except (OSError, SyntaxError, LookupError) as error:
         reason = getattr(error, "strerror", None) or one_line(str(error))
-        raise FixError(f"cannot write {path}: {reason}; the file was left unchanged") from None
+        raise FixError(f"cannot write {path}: {reason}; nothing was written") from None
