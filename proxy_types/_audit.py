@@ -1,8 +1,8 @@
 """Runtime audit: every merge of a dynamic number into a static one that a run executes.
 
 While an audit is active, ``builtins.isinstance`` / ``builtins.issubclass``
-and the concretizing dunders of every dynamic number class are wrapped, and
-torch's guard log is read; when the last audit ends all of it is put back.
+and the concretizing dunders of every dynamic number class are wrapped, and so is
+torch's ``ShapeEnv._log_guard``; when the last audit ends all of it is put back.
 Records go to the audits of the current context (a ``ContextVar``, so threads
 and asyncio tasks keep theirs apart) and to audits entered with
 ``all_threads=True``.
@@ -37,11 +37,13 @@ from ._table import (
 
 # The real isinstance, bound once: the audit's own checks must not go through its wrapper.
 _isinstance = builtins.isinstance
+_MISSING: Any = object()  # an attribute a class did not have
 
 _WATCHED_DUNDERS = {c.dunder: c.operation for c in CONCRETIZING_DUNDERS + CLASS_CONCRETIZING_DUNDERS}
-#: Torch logs each guard it adds on this logger, at INFO ("%s %s [guard added] ...").
-_GUARD_LOGGER = "torch.fx.experimental.symbolic_shapes"
-_GUARD_MARK = "[guard added]"
+#: Torch passes each guard it adds through ShapeEnv._log_guard(prefix, expression, ...),
+#: which logs it at INFO; the audit wraps that method and leaves the logger alone.
+_GUARD_MODULE = "torch.fx.experimental.symbolic_shapes"
+_GUARD_METHOD = "_log_guard"
 _CACHE_LIMIT = 4096
 
 _Kind = Literal["isinstance", "conversion", "guard"]
@@ -395,11 +397,11 @@ _NAMING = frozenset(
 def _make_dunder(dunder: str, raw: Any) -> Callable[..., Any]:
     naming = dunder in _NAMING
 
-    def audited(self: Any, *args: Any) -> Any:
-        if naming and args == ("",):
+    def audited(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if naming and args == ("",) and not kwargs:
             return raw.__get__(self, type(self))(*args)
         try:
-            result = raw.__get__(self, type(self))(*args)
+            result = raw.__get__(self, type(self))(*args, **kwargs)
         except Exception as error:
             _record_conversion(dunder, type(self), None, error)
             raise
@@ -467,27 +469,23 @@ def _guard_frame() -> types.FrameType | None:
     return None
 
 
-class _GuardLogFilter:
-    """Reads each guard from torch's log; lets through only what the user's level shows."""
+def _make_guard_log(raw: Any) -> Callable[..., Any]:
+    """``ShapeEnv._log_guard`` that also records the guard; torch's own logging is untouched."""
 
-    def __init__(self, threshold: int) -> None:
-        self.threshold = threshold
-
-    def filter(self, record: Any) -> bool:
+    def audited(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            args = record.args
-            if _GUARD_MARK in str(record.msg) and type(args) is tuple and len(args) >= 2:
-                prefix = str(args[0]).replace(" (forcing_spec)", "")
-                if "suppressed" not in prefix:
-                    _deliver(_guard_frame(), "guard", prefix, None, None, str(args[1]))
-        except Exception as error:  # torch's logging call must not fail for the audit
+            prefix = args[0] if args else kwargs.get("prefix")
+            expression = args[1] if len(args) > 1 else kwargs.get("g")
+            if prefix is not None and expression is not None and "suppressed" not in str(prefix):
+                _deliver(_guard_frame(), "guard", str(prefix), None, None, str(expression))
+        except Exception as error:  # torch's guard must not fail for the audit
             _problem(error)
-        return bool(record.levelno >= self.threshold)
+        return raw(self, *args, **kwargs)
+
+    return _like(audited, raw)
 
 
 # -- patches ----------------------------------------------------------------------------------
-
-_MISSING: Any = object()
 
 
 @dataclass
@@ -578,8 +576,7 @@ class _Session:
         self.patches: list[_Patch] = []
         self.wrapped: dict[tuple[int, str], _Patch] = {}
         self.watcher: _ImportWatcher | None = None
-        self.log_filter: _GuardLogFilter | None = None
-        self.log_level: int | None = None
+        self.guards_watched = False  # ShapeEnv._log_guard wrapped (or found missing, and said so)
 
     def start(self, settings: RuntimeSettings, classes: tuple[type, ...]) -> None:
         global _exempt_patterns
@@ -619,14 +616,7 @@ class _Session:
             if self.watcher in sys.meta_path:
                 sys.meta_path.remove(self.watcher)
             self.watcher = None
-        if self.log_filter is not None:
-            import logging
-
-            logger = logging.getLogger(_GUARD_LOGGER)
-            logger.removeFilter(self.log_filter)
-            if self.log_level is not None:
-                logger.setLevel(self.log_level)
-            self.log_filter = self.log_level = None
+        self.guards_watched = False  # its patch is restored with the others
         for patch in reversed(self.patches):
             patch.restore()
         self.patches.clear()
@@ -673,8 +663,8 @@ class _Session:
             roots += list(_configured.values())
             for root in roots:
                 self._wrap_tree(root)
-            if "torch" in sys.modules and self.log_filter is None:
-                self._read_guard_log()
+            if _GUARD_MODULE in sys.modules and not self.guards_watched:
+                self._watch_guards(sys.modules[_GUARD_MODULE])
             self._watch_imports()
             _forget_classes()
 
@@ -715,20 +705,21 @@ class _Session:
                 warnings.warn(f"proxy_types.audit: cannot watch {_class_name(cls)}.{dunder}: "
                               f"{error}", RuntimeWarning, stacklevel=2)
 
-    # -- torch's guard log and later imports --
+    # -- torch's guards and later imports --
 
-    def _read_guard_log(self) -> None:
-        import logging
-
-        logger = logging.getLogger(_GUARD_LOGGER)
-        self.log_filter = _GuardLogFilter(logger.getEffectiveLevel())
-        logger.addFilter(self.log_filter)
-        if not logger.isEnabledFor(logging.INFO):
-            self.log_level = logger.level
-            logger.setLevel(logging.INFO)
+    def _watch_guards(self, module: types.ModuleType) -> None:
+        self.guards_watched = True  # tried once per session: a warning is not repeated
+        shape_env = getattr(module, "ShapeEnv", None)
+        raw = getattr(shape_env, "__dict__", {}).get(_GUARD_METHOD)
+        if not callable(raw):
+            warnings.warn(f"proxy_types.audit: cannot watch torch's guards: {_GUARD_MODULE}."
+                          f"ShapeEnv has no {_GUARD_METHOD}(); no proxy-guard records",
+                          RuntimeWarning, stacklevel=2)
+            return
+        self._patch(shape_env, _GUARD_METHOD, _make_guard_log(raw))
 
     def _watch_imports(self) -> None:
-        names = {entry.module for entry in FOREIGN_DYNAMIC_TYPES}
+        names = {entry.module for entry in FOREIGN_DYNAMIC_TYPES} | {_GUARD_MODULE}
         for name in _configured_pending:
             parts = name.split(".")
             names.update(".".join(parts[:end]) for end in range(1, len(parts)))
@@ -914,11 +905,16 @@ class Audit:
         return _audit_report.render(self.records, format, self.config_file, self.problems)
 
     def write_report(self, path: str | os.PathLike[str], format: str | None = None) -> None:
-        """Write the report to ``path``; the format defaults to the suffix (.json, .sarif, .txt)."""
+        """Write the report to ``path``; the format defaults to the suffix (.json, .sarif, .txt).
+
+        Raises ``OSError`` (``WriteFailed``) with a one-line message naming the file.
+        """
         from . import _audit_report
 
+        from ._files import write_atomically
+
         chosen = format or _audit_report.format_of(Path(path))
-        Path(path).write_text(self.report(chosen), encoding="utf-8")
+        write_atomically(path, self.report(chosen))  # a failed write keeps the old report
 
 
 def audit(

@@ -50,6 +50,12 @@ def pytest_configure(config: pytest.Config) -> None:
         worker = getattr(config, "workerinput", {}).get("workerid")
         if worker is not None:
             report = report.with_name(f"{report.stem}.{worker}{report.suffix}")
+        from ._files import check_writable
+
+        try:
+            check_writable(report)  # before the tests run, not after
+        except OSError as error:
+            raise pytest.UsageError(f"{OPTION}: {error}") from None
     config.stash[_REPORT_KEY] = report
     session_audit = audit(all_threads=True)
     try:
@@ -78,8 +84,8 @@ def _finish(config: pytest.Config) -> None:
 
         try:
             session_audit.write_report(report, format_of(report))
-        except OSError as error:
-            raise pytest.UsageError(f"{OPTION}: cannot write {report}: {error}") from None
+        except OSError as error:  # WriteFailed: one line naming the file and what is on disk
+            raise pytest.UsageError(f"{OPTION}: {error}") from None
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

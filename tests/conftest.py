@@ -25,5 +25,6 @@ def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         MYPYPATH=str(REPO / "stubs"),
         HOME=str(home),
         XDG_CONFIG_HOME=str(home / ".config"),
+        PROXY_TYPES_PROGRESS_SECONDS="inf",  # no fix progress lines in outputs tests compare
     )
     return env

@@ -219,11 +219,15 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
     attach_reports(findings, run.reports)
     attach_arguments(findings, run.passed)
     config_name = config.source or config.mypy_file
-    interpret_stderr(stderr, config_name, warnings)
+    try:
+        interpret_stderr(stderr, config_name, warnings)
+    except CommandLineError as error:
+        raise CommandLineError(config.explained(str(error))) from None
     config_problems = [f for f in findings if f.file == Path(config_name).as_posix()]
     if config_problems:
         problem = config_problems[0]
-        raise CommandLineError(f"broken config {problem.file}: {one_line(problem.message)}")
+        raise CommandLineError(
+            f"broken config {problem.file}: {config.explained(one_line(problem.message))}")
     if status == EXIT_USAGE and not any(f.severity == "error" for f in findings):
         # mypy stopped before checking (no .py files, a file it cannot decode...)
         raise CommandLineError(f"mypy could not run: {blocking_reason(warnings)}")

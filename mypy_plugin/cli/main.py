@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from proxy_types._files import WriteFailed, write_atomically
 from proxy_types._sarif import tool_version
 
 from ..presets import PRESETS
@@ -105,9 +106,9 @@ def command_check(options: argparse.Namespace) -> int:
     report = RENDERERS[options.format](result)
     if options.output:
         try:
-            Path(options.output).write_text(report, encoding="utf-8")
-        except OSError as exc:
-            raise CommandLineError(f"cannot write {options.output}: {one_line(str(exc))}") from None
+            write_atomically(options.output, report)
+        except WriteFailed as exc:
+            raise CommandLineError(str(exc)) from None
     else:
         sys.stdout.write(report)
     for warning in result.warnings:

@@ -29,6 +29,8 @@ class ProjectConfig:
 
     path: Path
     sections: dict[str, dict[str, str]]
+    #: ``python_version = 3.10`` in TOML is the number 3.1; mypy's hint is lost in the ini copy.
+    numeric_python_version: bool = False
 
     @property
     def plugins(self) -> list[str]:
@@ -55,6 +57,18 @@ class ChosenConfig:
     source: str | None  # the user's file, relative when possible
     description: str
     names_targets: bool
+    numeric_python_version: bool = False  # see ProjectConfig
+
+    def explained(self, problem: str) -> str:
+        """mypy's message about the config, with the hint mypy gives when it reads TOML itself."""
+        if (self.numeric_python_version and "python_version" in problem
+                and QUOTE_HINT not in problem):
+            return f"{problem}. {QUOTE_HINT}"
+        return problem
+
+
+#: mypy's own words when it reads a TOML number as python_version.
+QUOTE_HINT = "You may need to put quotes around your Python version"
 
 
 def split_commas(value: str) -> list[str]:
@@ -144,7 +158,9 @@ def read_project_config(path: Path, *, required: bool) -> ProjectConfig | None:
                 raise CommandLineError(f"broken config {path}: it has no [tool.mypy] table")
             return None
         check_plugin_settings(path)  # before TOML values are flattened to ini text
-        return ProjectConfig(path, toml_as_ini_sections(path, tool))
+        version = tool["mypy"].get("python_version") if isinstance(tool["mypy"], dict) else None
+        return ProjectConfig(path, toml_as_ini_sections(path, tool),
+                             numeric_python_version=isinstance(version, float))
     sections = mypy_sections(read_settings_file(path))
     if "mypy" not in sections:
         if required or path.name in OWN_CONFIG_NAMES:
@@ -230,7 +246,8 @@ def choose_config(forced: str | None, directory: Path, preset: Preset | None = N
     if config.enables_plugin:
         return ChosenConfig(shown, shown, shown, config.names_targets)
     copy = str(with_plugin_added(config, directory))
-    return ChosenConfig(copy, shown, f"{shown} + {PLUGIN_MODULE}", config.names_targets)
+    return ChosenConfig(copy, shown, f"{shown} + {PLUGIN_MODULE}", config.names_targets,
+                        config.numeric_python_version)
 
 
 def display_path(path: Path) -> str:

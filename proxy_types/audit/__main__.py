@@ -18,6 +18,7 @@ from typing import NoReturn
 from proxy_types._audit import audit
 from proxy_types._audit_report import format_of
 from proxy_types._errors import ConfigurationError
+from proxy_types._files import check_writable
 
 PROGRAM = "python -m proxy_types.audit"
 EXIT_USAGE = 2
@@ -86,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         output_format = options.format
         if options.output is not None and output_format is None:
             output_format = format_of(Path(options.output))
+        if options.output is not None:
+            try:
+                check_writable(options.output)  # before the script runs, not after
+            except OSError as exc:
+                raise UsageError(str(exc)) from None
         config: str | bool = options.config if options.config is not None else not options.no_config
         session = audit(all_threads=True, config=config,
                         keep=(lambda filename: True) if options.all_files else None)
@@ -95,8 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         if options.output is not None:
             try:
                 session.write_report(options.output, output_format)
-            except OSError as exc:
-                raise UsageError(f"cannot write {options.output}: {exc}") from None
+            except OSError as exc:  # WriteFailed: one line naming the file and what is on disk
+                print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
+                return status or EXIT_USAGE  # the script's own failure comes first
         return status
     except (UsageError, ConfigurationError) as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)

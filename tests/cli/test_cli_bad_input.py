@@ -94,3 +94,25 @@ def test_plugin_table_beside_the_config_mypy_reads(run_cli: RunCli, tmp_path: Pa
     assert error_lines(result) == [
         "proxy-types: error: setup.cfg: [mypy.plugins.proxy_types] is not read: mypy reads "
         "mypy.ini instead; move the settings to mypy.ini"]
+
+
+@pytest.mark.parametrize("plugins", ["", 'plugins = ["mypy_plugin"]\n'])
+def test_a_toml_number_as_python_version_gets_mypys_quote_hint(
+    run_cli: RunCli, tmp_path: Path, plugins: str
+) -> None:
+    """TOML reads 3.10 as 3.1; mypy says to quote it, also when check copies the config."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(f"[tool.mypy]\npython_version = 3.10\n{plugins}", encoding="utf-8")
+    result = run_cli("check", "m.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("proxy-types: error: broken config pyproject.toml: ")
+    assert "python_version: Python 3.1 is not supported" in result.stderr
+    assert result.stderr.endswith(". You may need to put quotes around your Python version\n")
+
+    pyproject.write_text(f'[tool.mypy]\npython_version = "3.1"\n{plugins}', encoding="utf-8")
+    quoted = run_cli("check", "m.py", cwd=tmp_path)
+    assert quoted.returncode == 2 and "Python 3.1 is not supported" in quoted.stderr
+    assert "quotes" not in quoted.stderr  # a string: nothing to quote

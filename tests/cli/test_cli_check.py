@@ -149,6 +149,24 @@ def test_sarif_report_has_what_github_code_scanning_requires(
     assert "assignment" in by_rule  # ordinary mypy errors get rules of their own
 
 
+def test_an_unwritable_output_is_one_line_and_keeps_the_old_report(
+    run_cli: RunCli, tmp_path: Path
+) -> None:
+    write(tmp_path, {"clean.py": CLEAN})
+    missing = tmp_path / "no-such-dir" / "report.json"
+    result = run_cli("check", "--format", "json", "--output", str(missing), "clean.py",
+                     cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (f"proxy-types: error: cannot write {missing}: No such file or "
+                             "directory; no file was written\n")
+    old = tmp_path / "report.json"
+    old.write_text("old report\n", encoding="utf-8")
+    result = run_cli("check", "--format", "json", "--output", str(old), "clean.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(old.read_text(encoding="utf-8"))["findings"] == []
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report")) == []
+
+
 def test_existing_config_without_plugin_is_used_with_plugin_added(
     run_cli: RunCli, tmp_path: Path
 ) -> None:

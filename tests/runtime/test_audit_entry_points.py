@@ -90,6 +90,8 @@ def test_an_exception_in_the_script_is_shown_from_the_script_on(script: Path,
     (["missing.py"], "no such script: missing.py"),
     (["--output", "report.xml", "merges.py"], "report.xml: unknown format"),
     (["--config", "nowhere.ini", "merges.py"], "nowhere.ini: error: config file not found"),
+    (["--output", "nodir/report.json", "merges.py"],
+     "error: cannot write nodir/report.json: No such file or directory"),  # before the script
     ([], "the following arguments are required: script"),
 ])
 def test_usage_problems_are_one_line_with_status_two(
@@ -193,6 +195,19 @@ def test_a_test_path_after_the_option_is_a_usage_error(
         "*--proxy-types-audit: the report must be named *.json, *.sarif or *.txt, got "
         "'test_user.py'; write --proxy-types-audit=REPORT.json, or put test paths before the option"
     ])
+
+
+def test_an_unwritable_report_stops_pytest_before_any_test_runs(
+    pytester: pytest.Pytester, plugin_env: None
+) -> None:
+    pytester.makepyfile(test_user=textwrap.dedent(TEST_FILE))
+    result = pytester.runpytest_subprocess("-p", "proxy_types._pytest_plugin",
+                                           "--proxy-types-audit=nodir/audit.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([
+        "*--proxy-types-audit: cannot write nodir/audit.json: No such file or directory"])
+    assert "passed" not in result.stdout.str() and "test_user.py" not in result.stdout.str()
+    assert not (pytester.path / "nodir").exists()
 
 
 def test_setup_cfg_registers_the_plugin_for_pytest() -> None:

@@ -108,8 +108,14 @@ def test_shape_env_guards_of_a_condition_and_an_index() -> None:
     assert len(shape_env.guards) >= 2
 
 
-def test_guard_logging_is_put_back_and_a_users_info_handler_still_sees_guards() -> None:
-    level, filters = GUARD_LOGGER.level, list(GUARD_LOGGER.filters)
+def logger_state() -> tuple[int, bool, bool, list[Any], list[Any]]:
+    return (GUARD_LOGGER.level, GUARD_LOGGER.propagate, GUARD_LOGGER.disabled,
+            list(GUARD_LOGGER.filters), list(GUARD_LOGGER.handlers))
+
+
+def test_the_audit_leaves_torchs_guard_logger_alone() -> None:
+    """Guards are read from ShapeEnv itself: no level, filter or handler changes."""
+    before = logger_state()
     seen: list[str] = []
 
     class Keep(logging.Handler):
@@ -123,25 +129,55 @@ def test_guard_logging_is_put_back_and_a_users_info_handler_still_sees_guards() 
     logging.getLogger().addHandler(root_handler)
     try:
         with audit(config=False) as quiet:
-            assert GUARD_LOGGER.isEnabledFor(logging.INFO)  # raised for the audit
+            assert logger_state() == before
+            assert not GUARD_LOGGER.isEnabledFor(logging.INFO)
             bool(n > 3)
     finally:
         logging.getLogger().removeHandler(root_handler)
-    assert (GUARD_LOGGER.level, GUARD_LOGGER.filters) == (level, filters)
+    assert logger_state() == before
     assert [r.code for r in quiet.records].count("proxy-guard") == 1
-    assert seen == []  # read for the audit, not shown to the user's handlers
+    assert seen == []  # the user's level shows no INFO: nothing was logged
 
-    handler = Keep(logging.INFO)
-    GUARD_LOGGER.addHandler(handler)
-    GUARD_LOGGER.setLevel(logging.INFO)
-    try:
+
+def test_caplog_on_the_guard_logger_sees_every_guard_under_the_audit(
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    """A test that sets its own level while an audit runs (the pytest plugin's session)."""
+    shape_env = ShapeEnv()
+    n = backed_symint(shape_env, "n", 5)
+    with audit(config=False) as found:
+        caplog.set_level(logging.INFO, logger=GUARD_LOGGER.name)
+        bool(n > 4)
+        caplog.set_level(logging.WARNING, logger=GUARD_LOGGER.name)
+        bool(n < 8)
+    assert GUARD_LOGGER.level == logging.WARNING  # the test's level, kept at the audit's exit
+    guards = [r.getMessage() for r in caplog.records
+              if r.name == GUARD_LOGGER.name and "[guard added]" in r.getMessage()]
+    assert len(guards) == 1 and guards[0].startswith("eval ")  # only the one at INFO
+    assert [r.code for r in found.records].count("proxy-guard") == 2  # both, without the log
+
+
+def test_dunder_wrappers_take_keyword_arguments() -> None:
+    shape_env = ShapeEnv()
+    symbol = shape_env.create_symbol(2.5, ConstantSource("x"))
+    x: Any = shape_env.create_symfloatnode(symbol, hint=2.5)
+    expected = [str(x.__round__()), str(x.__round__(None))]
+    with audit(config=False) as found:
+        rounded = [x.__round__(ndigits=None), round(x, ndigits=None)]
+        assert "torch.SymFloat.__round__" in patched_names()
+    # Still dynamic (SymInts): nothing merged, nothing recorded.
+    assert [str(value) for value in rounded] == expected
+    assert found.problems == [] and found.records == []
+
+
+def test_a_torch_without_the_guard_method_is_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(ShapeEnv, "_log_guard")
+    with pytest.warns(RuntimeWarning, match=r"cannot watch torch's guards: .*ShapeEnv has no "
+                                            r"_log_guard\(\); no proxy-guard records") as caught:
         with audit(config=False) as found:
-            bool(n > 4)
-    finally:
-        GUARD_LOGGER.removeHandler(handler)
-        GUARD_LOGGER.setLevel(level)
-    assert any("[guard added]" in message for message in seen)  # the user's own level
-    assert [r.code for r in found.records].count("proxy-guard") == 1
+            pass
+    assert len([w for w in caught if "guards" in str(w.message)]) == 1
+    assert found.records == []
 
 
 def test_sym_classes_are_restored_exactly() -> None:

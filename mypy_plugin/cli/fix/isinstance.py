@@ -26,6 +26,7 @@ from .model import (
     KIND_NUMBER_GUARD,
     KIND_STATIC_GUARD,
     LEGACY,
+    UNTYPED,
     Build,
     DynamicClass,
     Options,
@@ -98,6 +99,9 @@ def runtime_refusal(dynamic: DynamicClass, legacy: bool, static_only: bool) -> s
         return None
     if legacy and not static_only:
         return None
+    if dynamic.name in UNTYPED:
+        return (f'the value is typed "{dynamic.name}" (strict_isinstance): '
+                f"{dynamic.registration_step()}")
     what = "a legacy proxy (it subclasses a builtin number)" if legacy else (
         "not known to proxy_types at run time")
     return (f'"{dynamic.name}" is {what}, so the guard would misclassify it as the check '

@@ -5,12 +5,15 @@ Shared by every rewrite module; imports none of them.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from proxy_types import _table
+from proxy_types._files import WriteFailed, write_atomically
 
 from ..check import Finding
 from ..common import CommandLineError, one_line
@@ -34,6 +37,8 @@ OWN, TORCH = "own", "torch"  # proxy_types' proxies, torch's Sym types (the tabl
 LEGACY = "legacy"  # migrate_classes: still subclasses a builtin number at run time
 CONFIGURED = "configured"  # dynamic_number_classes: proxy_types knows it only if registered
 UNKNOWN = "unknown"  # a name of none of these (a subclass of one, under its own name)
+#: What the plugin names a value typed Any or object (strict_isinstance): not a class to register.
+UNTYPED = frozenset({"Any", "object"})
 
 _TABLE_KINDS = {t.name: (OWN if t in _table.OWN_DYNAMIC_TYPES else TORCH, t.python_type)
                 for t in _table.DYNAMIC_NUMBER_TYPES}
@@ -60,6 +65,8 @@ class DynamicClass:
 
     def registration_step(self) -> str:
         """The manual step that makes proxy_types know the class at run time."""
+        if self.name in UNTYPED:
+            return "annotate it with the dynamic class it may hold, or rewrite the check by hand"
         python_type = self.python_type if self.python_type != "number" else "float"
         return (f"register {self.name} with register_dynamic_type({self.name}, {python_type}) "
                 "first (proxy-types fix --register adds it where the class is defined)")
@@ -164,18 +171,30 @@ def end_of(finding: Finding) -> Position | None:
     return (finding.end_line, finding.end_column - 1)
 
 
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` with: a BOM ("utf-8-sig") or a PEP 263 line."""
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
 def read_source(path: str) -> str:
+    """The text of a source file as Python reads it, without a BOM, newlines as they are."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise FixError(f"cannot read {path}: {one_line(str(error))}") from None
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return data.decode(source_encoding(data)).removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError, SyntaxError, LookupError) as error:
+        reason = getattr(error, "strerror", None) or one_line(str(error))
+        raise FixError(f"cannot read {path}: {reason}") from None
 
 
 def write_source(path: str, text: str) -> None:
+    """Replace ``path`` with ``text`` in the file's own encoding (BOM, coding line), atomically."""
     try:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-    except OSError as error:
-        reason = error.strerror or one_line(str(error))
-        raise FixError(f"cannot write {path}: {reason}; the file was left unchanged") from None
+        with open(path, "rb") as handle:
+            encoding = source_encoding(handle.read())
+        write_atomically(path, text, encoding)
+    except WriteFailed as error:
+        raise FixError(str(error)) from None
+    except (OSError, SyntaxError, LookupError) as error:
+        reason = getattr(error, "strerror", None) or one_line(str(error))
+        raise FixError(f"cannot write {path}: {reason}; nothing was written") from None

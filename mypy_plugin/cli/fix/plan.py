@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -465,7 +466,11 @@ def plan_fixes(all_findings: Iterable[Finding], settings: PlanSettings,
             by_file.setdefault(finding.file, []).append(finding)
     plans: list[FilePlan] = []
     failures: list[str] = []
+    given = GivenPaths(settings.checked_files)
     for path, found in sorted(by_file.items()):
+        if not given.contains(path):
+            plans.append(left_outside(path, found))
+            continue
         try:
             source = read_source(path)
             plans.append(fix_file(path, source, found, settings.options,
@@ -479,6 +484,36 @@ def plan_fixes(all_findings: Iterable[Finding], settings: PlanSettings,
                 f"{one_line(str(error))}); the file was left unchanged"
             )
     return plans, failures
+
+
+OUTSIDE_THE_PATHS = "not rewritten: outside the paths given"
+
+
+class GivenPaths:
+    """The files ``fix`` may rewrite: those it was given (with no paths, the current directory's).
+
+    mypy also reports on the modules a checked file imports (``follow_imports =
+    normal``, ``mypy_path``); those are listed, never rewritten.
+    """
+
+    def __init__(self, checked_files: Sequence[str]) -> None:
+        self.files = {os.path.realpath(path) for path in checked_files}
+        self.root = None if self.files else os.path.realpath(os.curdir)
+
+    def contains(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        if self.root is not None:
+            return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
+        return real in self.files
+
+
+def left_outside(path: str, found: Sequence[Finding]) -> FilePlan:
+    """A plan that changes nothing and lists each finding as outside the given paths."""
+    untouched = ""  # never read: the file is not ours to change
+    # The same site twice (a deferred function is checked twice) is listed once.
+    unique = {(f.line, f.column, f.code, f.message): f for f in found}
+    return FilePlan(path, untouched, untouched,
+                    [Outcome(f, untouched, reason=OUTSIDE_THE_PATHS) for f in unique.values()])
 
 
 def unified_diff(plan: FilePlan) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from ..check import ARG_TYPE_CODE, CheckResult, Finding, run_check
+from ..check import ARG_TYPE_CODE, CheckResult, Finding
 from .annotations import AnnotationFinding
 from .imports import import_style
 from .model import FilePlan, FixError, Options, Position, read_source, start_of, write_source
@@ -33,6 +33,7 @@ from .plan import (
     planned_registrations,
     python_files,
 )
+from .progress import MypyRuns
 
 
 @dataclass
@@ -40,6 +41,7 @@ class FixReport:
     plans: list[FilePlan]
     failures: list[str]
     new_errors: list[str] = field(default_factory=list)
+    mypy_runs: int = 0
 
 
 LINE_NUMBER = re.compile(r"\bline \d+")
@@ -216,7 +218,9 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     planned from the latest run and verified on their own: a widened parameter
     reaches into other modules, and undoing it must not undo unrelated rewrites.
     """
-    before = run_check(paths, config, cache_dir, record_arguments=True)
+    runs = MypyRuns(paths, config, cache_dir)
+    with runs.phase("checking"):
+        before = runs.check()
     problems = blocking_problems(before)
     if problems:
         raise FixError(problems[0])
@@ -229,7 +233,7 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
         settings.options = replace(options, registered={**options.registered, **added})
         settings.registrations = registrations
     plans, failures = plan_fixes(before.findings, settings, annotations=not write)
-    report = FixReport(plans, failures)
+    report = FixReport(plans, failures, mypy_runs=runs.count)
     if not write:
         return report
     later = replace(settings, registrations={})  # registrations are made by the first pass
@@ -237,7 +241,8 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     for number in range(MAX_PASSES):
         if not write_plans(plans, failures):
             break
-        plans, current = verify(paths, config, cache_dir, settings, before, plans, report)
+        with runs.phase(f"rewriting and checking again, pass {number + 1}"):
+            plans, current = verify(runs, settings, before, plans, report)
         report.plans = plans if number == 0 else merge_passes(report.plans, plans)
         plans, _ = plan_fixes(uncovered_findings(plans, current), later, annotations=False)
         plans = [plan for plan in plans if plan.changed]
@@ -245,8 +250,10 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     plans, more_failures = plan_fixes(current.findings, later, plugin=False)
     failures += more_failures
     if write_plans(plans, failures):
-        plans, _ = verify(paths, config, cache_dir, later, current, plans, report)
+        with runs.phase("widening annotations and checking again"):
+            plans, _ = verify(runs, later, current, plans, report)
     report.plans = merge_passes(report.plans, plans)
+    report.mypy_runs = runs.count
     return report
 
 
@@ -265,13 +272,12 @@ def useless_annotation_rewrites(plans: Sequence[FilePlan], after: CheckResult
     return useless
 
 
-def verify(paths: Sequence[str], config: str | None, cache_dir: str | None,
-           settings: PlanSettings, before: CheckResult, plans: list[FilePlan], report: FixReport
-           ) -> tuple[list[FilePlan], CheckResult]:
+def verify(runs: MypyRuns, settings: PlanSettings, before: CheckResult, plans: list[FilePlan],
+           report: FixReport) -> tuple[list[FilePlan], CheckResult]:
     """Undo the rewrites after which mypy reports errors it did not report before."""
     skips: dict[str, set[Position]] = {}
     for _ in range(MAX_VERIFY_ROUNDS):
-        after = run_check(paths, config, cache_dir, record_arguments=True)
+        after = runs.check()
         harmful = new_errors(before, after)
         useless = useless_annotation_rewrites(plans, after)
         if not harmful and not any(useless.values()):
@@ -296,7 +302,7 @@ def verify(paths: Sequence[str], config: str | None, cache_dir: str | None,
                 write_source_or_record(plan, report.failures)
             redone.append(plan)
         plans = redone
-    return plans, run_check(paths, config, cache_dir, record_arguments=True)
+    return plans, runs.check()
 
 
 def uncovered_findings(plans: Sequence[FilePlan], after: CheckResult) -> list[Finding]:
