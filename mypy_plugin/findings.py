@@ -34,12 +34,14 @@ CONFIG_NOT_A_CLASS = "config-not-a-class"
 CONFIG_NO_SUCH_CLASS = "config-no-such-class"
 UNRESOLVED_MODULE = "unresolved-module"  # a module defining dynamic classes mypy cannot find
 INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
+CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the callee
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
     BOOL_CONDITION, CAST, ITEMS_TRUTH, CONCRETIZING_CALL, HASHING, FORMAT_SPEC, TYPE_COMPARISON,
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
+    CALL_REACHES_SINK,
 )
 
 

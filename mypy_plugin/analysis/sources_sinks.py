@@ -1,0 +1,65 @@
+"""What the cross-call analysis follows, as data: sinks, propagation and safe checks.
+
+A *sink* is an operation in a callee's body that goes wrong for a dynamic number
+reaching it through a parameter.  Each entry says what the tracing compiler does
+there, checked with torch 2.13 on CPU (``tests/runtime/test_cross_call_runtime.py``):
+
+* ``isinstance(p, numbers.Integral)`` (any static number class, without a dynamic
+  one beside it) is False for a ``torch.SymInt``: the code takes its non-number
+  branch.  ``torch.nn.LayerNorm(x.shape[-1])`` then fails with ``TypeError:
+  'SymInt' object is not iterable`` under ``make_fx(tracing_mode="symbolic")`` and
+  ``torch.export.export(strict=False)`` with a ``Dim``.
+* ``int(p)``, ``float(p)``, ``bool(p)`` read the value: torch guards on it (the
+  program is specialized), a proxy of ours raises.
+* ``if p:`` / ``while p:`` on the value itself is a truth test, which guards
+  ``p != 0`` the same way.
+
+The kinds map to the plugin's report codes through ``proxy_types/_table.py`` (the
+``isinstance`` kind is always ``proxy-isinstance``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..constants import DEFAULT_DYNAMIC_CLASSES, STATIC_NUMBER_CLASSES
+
+ISINSTANCE: Final = "isinstance"
+CONVERSION: Final = "conversion"
+TRUTH: Final = "truth"
+
+
+class SinkKind(NamedTuple):
+    """One kind of sink: what it is called and the operation the shared table knows it by."""
+
+    kind: str
+    #: ``proxy_types/_table.py``'s operation name (None: the isinstance report).
+    table_operation: str | None
+    #: What a dynamic number does there, as shown in the report.
+    effect: str
+
+
+SINK_KINDS: Final[dict[str, SinkKind]] = {
+    ISINSTANCE: SinkKind(ISINSTANCE, None, "which is False for dynamic number"),
+    CONVERSION: SinkKind(CONVERSION, "truth test", "which reads the traced value of dynamic number"),
+    TRUTH: SinkKind(TRUTH, "truth test", "which reads the traced value of dynamic number"),
+}
+
+#: Calls whose argument is read as a value: the builtin conversions.
+CONVERSION_FUNCTIONS: Final = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
+
+#: Classes a sink's isinstance checks against (fully qualified, as mypy resolves them).
+STATIC_CLASSES: Final = STATIC_NUMBER_CLASSES
+#: Classes whose presence in an isinstance check means the code handles dynamic numbers
+#: (``isinstance(n, (int, torch.SymInt))``); a parameter checked against one of them
+#: anywhere in the callee is taken as handled there.
+HANDLING_CLASSES: Final = DEFAULT_DYNAMIC_CLASSES | frozenset({
+    "torch.types.py_sym_types", "torch.Tensor", "torch._tensor.Tensor", "torch._C.TensorBase",
+    "torch.types.IntLikeType", "torch.types.FloatLikeType",
+})
+
+#: Calls through which a parameter's value passes unchanged as far as sinks care.
+VALUE_PRESERVING_CALLS: Final = frozenset({"builtins.abs"})
+
+#: How many calls deep a summary follows callees (the user's call is not counted).
+MAX_CALL_DEPTH: Final = 4

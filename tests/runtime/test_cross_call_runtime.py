@@ -1,0 +1,77 @@
+"""What torch 2.13 does at the sinks the cross-call analysis reports
+(mypy_plugin/analysis/sources_sinks.py; cases in tests/plugin/cases/calls/)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+
+_Module: Any = torch.nn.Module
+
+
+def layer_norm_of_last_size(x: Any) -> Any:
+    return torch.nn.LayerNorm(x.shape[-1])(x)
+
+
+def layer_norm_of_literal(x: Any) -> Any:
+    return torch.nn.LayerNorm(64)(x)
+
+
+def layer_norm_through_helper(x: Any) -> Any:
+    def make_norm(width: int) -> Any:
+        return torch.nn.LayerNorm(width)
+
+    return make_norm(x.shape[-1])(x)
+
+
+class LastSizeNorm(_Module):  # type: ignore[misc]
+    def forward(self, x: Any) -> Any:
+        return layer_norm_of_last_size(x)
+
+
+class ConstructorNorm(_Module):  # type: ignore[misc]
+    """The size read in __init__, which no compiler traces: a plain int there."""
+
+    def __init__(self, x: Any) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(x.shape[-1])
+
+    def forward(self, x: Any) -> Any:
+        return self.norm(x)
+
+
+@pytest.mark.parametrize("function", [layer_norm_of_last_size, layer_norm_through_helper])
+def test_layer_norm_of_a_symint_fails_under_make_fx_symbolic(
+        function: Callable[[Any], Any]) -> None:
+    # isinstance(normalized_shape, numbers.Integral) is False for the SymInt, so
+    # LayerNorm iterates it: the crash the plugin reports at the caller's line.
+    with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
+        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 64))
+
+
+def test_layer_norm_of_a_literal_traces() -> None:  # the control
+    graph = make_fx(layer_norm_of_literal, tracing_mode="symbolic")(torch.randn(3, 64))
+    assert any(node.op == "call_function" for node in graph.graph.nodes)
+
+
+def test_layer_norm_of_a_symint_fails_under_export_with_a_dim() -> None:
+    width = torch.export.Dim("width", min=2)
+    with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
+        torch.export.export(LastSizeNorm(), (torch.randn(3, 64),),
+                            dynamic_shapes={"x": {1: width}}, strict=False)
+
+
+def test_a_size_read_in_the_constructor_is_a_plain_int() -> None:
+    # Not traced: the module is built eagerly, so export with the same Dim works.
+    module = ConstructorNorm(torch.randn(3, 64))
+    assert type(module.norm.normalized_shape[0]) is int
+    width = torch.export.Dim("width", min=2)
+    # The weights pin the width (a specialization export reports), not a crash in LayerNorm.
+    with pytest.raises(torch._dynamo.exc.UserError, match="specialized it to be a constant"):
+        torch.export.export(module, (torch.randn(3, 64),), dynamic_shapes={"x": {1: width}},
+                            strict=False)
