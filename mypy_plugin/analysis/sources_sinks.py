@@ -61,5 +61,15 @@ HANDLING_CLASSES: Final = DEFAULT_DYNAMIC_CLASSES | frozenset({
 #: Calls through which a parameter's value passes unchanged as far as sinks care.
 VALUE_PRESERVING_CALLS: Final = frozenset({"builtins.abs"})
 
+#: Tensor methods whose result is a data-dependent number (under ``symbolic_shapes``):
+#: ``True`` for the value itself (``t.item()``), ``False`` for its items (``t.tolist()``).
+#: torch 2.13: a condition on ``t.sum().item() > 0`` raises GuardOnDataDependentSymNode
+#: under ``make_fx(tracing_mode="symbolic")`` and a UserError under
+#: ``torch.compile(dynamic=True, fullgraph=True)``; ``int(t.max().item())`` raises
+#: under make_fx ("Could not extract specialized integer from data-dependent
+#: expression"); export makes these values unbacked symbols
+#: (tests/runtime/test_cross_call_runtime.py).
+DATA_DEPENDENT_METHODS: Final = {"item": True, "tolist": False}
+
 #: How many calls deep a summary follows callees (the user's call is not counted).
 MAX_CALL_DEPTH: Final = 4

@@ -21,7 +21,6 @@ handled there and has no entry.
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
@@ -152,22 +151,24 @@ class Summaries:
     """Summaries worked out in this process, kept per function and source file state."""
 
     def __init__(self) -> None:
-        self._trees: dict[str, tuple[tuple[int, int], ast.Module | None]] = {}
-        self._summaries: dict[tuple[str, str], tuple[tuple[int, int], Summary]] = {}
+        self._trees: dict[str, tuple[object, ast.Module | None]] = {}
+        self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
         self._in_progress: set[tuple[str, str]] = set()
 
     # -- source files ----------------------------------------------------------------
 
-    def _stamp(self, path: str) -> tuple[int, int]:
-        try:
-            status = os.stat(path)
-        except OSError:
-            return (-1, -1)
-        return (status.st_mtime_ns, status.st_size)
+    @staticmethod
+    def _stamp(target: Target, modules: Mapping[str, MypyFile]) -> object:
+        """What a kept summary or parse is valid for: mypy's tree of the target's module.
 
-    def _tree(self, path: str, stamp: tuple[int, int]) -> ast.Module | None:
+        A daemon parses a changed file again (a new tree); an installed library never
+        changes during a run.  No ``os.stat`` per call (asked at every hooked call).
+        """
+        return modules.get(target.module)
+
+    def _tree(self, path: str, stamp: object) -> ast.Module | None:
         known = self._trees.get(path)
-        if known is not None and known[0] == stamp:
+        if known is not None and known[0] is stamp:
             return known[1]
         try:
             with open(path, encoding="utf-8") as file:
@@ -204,9 +205,9 @@ class Summaries:
     def summary(self, target: Target, modules: Mapping[str, MypyFile], depth: int = 0) -> Summary:
         """``target``'s parameters that reach a sink, each with its first path."""
         key = (target.module, target.qualname)
-        stamp = self._stamp(target.path)
+        stamp = self._stamp(target, modules)
         known = self._summaries.get(key)
-        if known is not None and known[0] == stamp:
+        if known is not None and known[0] is stamp:
             return known[1]
         if key in self._in_progress or depth > MAX_CALL_DEPTH:
             return {}  # recursion, or too deep: no sink known (a fixed point from below)
@@ -364,7 +365,7 @@ class _Summarizer:
         summary = self.summaries.summary(target, self.modules, self.depth + 1)
         if not summary:
             return None
-        names = _SignatureNames.of(self.summaries, target)
+        names = _SignatureNames.of(self.summaries, target, self.modules)
         for index, keyword in passed:
             name = keyword if keyword is not None else names.positional(index)
             inner = summary.get(name) if name is not None else None
@@ -429,8 +430,9 @@ class _SignatureNames:
         self.names = names
 
     @classmethod
-    def of(cls, summaries: Summaries, target: Target) -> _SignatureNames:
-        tree = summaries._tree(target.path, summaries._stamp(target.path))
+    def of(cls, summaries: Summaries, target: Target,
+           modules: Mapping[str, MypyFile]) -> _SignatureNames:
+        tree = summaries._tree(target.path, summaries._stamp(target, modules))
         function = summaries._function(tree, target.qualname) if tree is not None else None
         if function is None:
             return cls([])

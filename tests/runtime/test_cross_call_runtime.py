@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -75,3 +76,34 @@ def test_a_size_read_in_the_constructor_is_a_plain_int() -> None:
     with pytest.raises(torch._dynamo.exc.UserError, match="specialized it to be a constant"):
         torch.export.export(module, (torch.randn(3, 64),), dynamic_shapes={"x": {1: width}},
                             strict=False)
+
+
+def condition_on_item(x: Any) -> Any:
+    return x + 1 if x.sum().item() > 0 else x
+
+
+def int_of_item(x: Any) -> Any:
+    return x * int(x.max().item())
+
+
+def condition_on_a_size(x: Any) -> Any:  # the control: a size has a hint to guard on
+    return x + 1 if x.shape[0] > 2 else x
+
+
+@pytest.mark.parametrize(("function", "message"), [
+    (condition_on_item, "Could not guard on data-dependent expression"),
+    (int_of_item, "Could not extract specialized integer from data-dependent expression"),
+])
+def test_a_number_read_from_tensor_data_is_data_dependent(
+        function: Callable[[Any], Any], message: str) -> None:
+    # sources_sinks.DATA_DEPENDENT_METHODS: .item() is no size with a hint to guard on.
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    with pytest.raises(GuardOnDataDependentSymNode, match=message):
+        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+
+
+def test_a_condition_on_a_size_traces_with_a_guard() -> None:
+    graph: Any = make_fx(condition_on_a_size, tracing_mode="symbolic")(torch.randn(3, 4))
+    shown = [str(guard.expr) for guard in graph.shape_env.guards]
+    assert len(shown) == 1 and re.fullmatch(r"s\d+ > 2", shown[0]), shown
