@@ -71,5 +71,19 @@ VALUE_PRESERVING_CALLS: Final = frozenset({"builtins.abs"})
 #: (tests/runtime/test_cross_call_runtime.py).
 DATA_DEPENDENT_METHODS: Final = {"item": True, "tolist": False}
 
+#: Tests that are True only where no tracing compiler runs the code: under TorchScript
+#: (``is_scripting``), or False while torch.compile/export trace it.  torch 2.13:
+#: ``torch.compiler.is_compiling()`` and ``torch._dynamo.is_compiling()`` are True under
+#: ``torch.compile`` and ``torch.export.export(strict=False)``, False under ``make_fx``
+#: and in eager code; ``torch.jit.is_tracing()`` is True under ``torch.jit.trace`` only.
+#: A branch only eager code takes (``if not is_compiling():``) is left out of summaries,
+#: like ``TYPE_CHECKING`` code (issue #27: treat them alike).
+SCRIPTING_TESTS: Final = frozenset({"torch._jit_internal.is_scripting", "torch.jit.is_scripting"})
+COMPILING_TESTS: Final = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
+    "torch._dynamo.external_utils.is_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling", "torch.jit._trace.is_tracing", "torch.jit.is_tracing",
+})
+
 #: How many calls deep a summary follows callees (the user's call is not counted).
 MAX_CALL_DEPTH: Final = 4

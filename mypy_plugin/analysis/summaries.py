@@ -21,7 +21,7 @@ handled there and has no entry.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple
 
 from mypy.nodes import Decorator, FakeInfo, FuncDef, MypyFile, SymbolNode, TypeInfo
@@ -30,8 +30,10 @@ from .sources_sinks import (
     CONVERSION,
     CONVERSION_FUNCTIONS,
     HANDLING_CLASSES,
+    COMPILING_TESTS,
     ISINSTANCE,
     MAX_CALL_DEPTH,
+    SCRIPTING_TESTS,
     STATIC_CLASSES,
     TRUTH,
     VALUE_PRESERVING_CALLS,
@@ -130,15 +132,18 @@ def _dotted(expr: ast.expr) -> list[str] | None:
     return None
 
 
-def _body_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``function``'s body, without nested functions, lambdas and classes."""
+def _body_nodes(function: ast.AST,
+                skipped: Callable[[ast.If], list[ast.stmt]] | None = None) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s body, without nested functions, lambdas and classes,
+    nor the statements ``skipped`` names for an ``if`` (branches no compiler traces)."""
     stack = list(reversed(getattr(function, "body", [])))
     while stack:
         node = stack.pop()
         yield node
+        left_out = skipped(node) if skipped is not None and isinstance(node, ast.If) else []
         for child in reversed(list(ast.iter_child_nodes(node))):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)):
+                                      ast.ClassDef)) and not any(child is s for s in left_out):
                 stack.append(child)
 
 
@@ -251,7 +256,7 @@ class _Summarizer:
         self.function = function
         self.modules = modules
         self.depth = depth
-        self.nodes = list(_body_nodes(function.node))
+        self.nodes = list(_body_nodes(function.node, self._untraced_branch))
 
     def parameters(self) -> list[str]:
         arguments = self.function.node.args
@@ -375,6 +380,22 @@ class _Summarizer:
                         f"{parameter} passed to {name} of {target.fullname}")
             return inner._replace(via=(parameter, *inner.via), steps=(step, *inner.steps))
         return None
+
+    def _untraced_branch(self, statement: ast.If) -> list[ast.stmt]:
+        """The statements of ``statement`` that run only where nothing is traced: the
+        body of ``if torch.jit.is_scripting():``, the ``else`` of ``if
+        torch.compiler.is_compiling():``, and the reverse for ``not``."""
+        test, negated = statement.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not isinstance(test, ast.Call):
+            return []
+        called = self._resolve(test.func)
+        if called in SCRIPTING_TESTS:
+            return statement.orelse if negated else statement.body
+        if called in COMPILING_TESTS:
+            return statement.body if negated else statement.orelse
+        return []
 
     # -- names ------------------------------------------------------------------------
 

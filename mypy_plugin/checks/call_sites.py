@@ -94,6 +94,9 @@ def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target
     summary = env.summaries.summary(target, modules)
     if not summary:
         return
+    chain = compat.enclosing_functions(api)
+    if chain and env.entry_points.untraced_at(chain[-1], ctx.context.line):
+        return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
     for name, actuals in zip(ctx.callee_arg_names, ctx.args):
         path = summary.get(name) if name is not None else None

@@ -7,6 +7,9 @@ from torch import nn
 
 from calls_helpers import (
     as_index,
+    checks_only_eagerly,
+    checks_outside_scripting,
+    checks_when_compiling,
     handles_symints,
     is_integral,
     make_norm,
@@ -36,6 +39,15 @@ class Model(nn.Module):
         handles_symints(x.shape[0])
         as_index(x.shape[0])  # E: [proxy-specialize] as_index(): argument "x.shape[0]" reaches int(value) in calls_helpers.as_index (
         only_formats(x.shape[0])
+        checks_only_eagerly(x.shape[0])
+        checks_when_compiling(x.shape[0])  # E: [proxy-specialize] checks_when_compiling(): argument "x.shape[0]" reaches int(value)
+        checks_outside_scripting(x.shape[0])
+        if not torch.compiler.is_compiling():
+            nn.LayerNorm(x.shape[-1])  # eager only
+        else:
+            nn.LayerNorm(x.shape[-1])  # E: [proxy-isinstance] LayerNorm(): argument "x.shape[-1]"
+        if torch.jit.is_scripting():
+            make_norm(x.shape[-1])  # TorchScript only
         self.helper(x)
         return x
 

@@ -33,3 +33,22 @@ def as_index(value: int) -> int:
 
 def only_formats(value: int) -> str:
     return f"{value:d}" if value is None else "width"
+
+
+def checks_only_eagerly(value: int) -> int:
+    if not torch.compiler.is_compiling():
+        isinstance(value, numbers.Integral)
+    return value
+
+
+def checks_when_compiling(value: int) -> int:
+    if torch.compiler.is_compiling():
+        return int(value)
+    isinstance(value, numbers.Integral)  # eager only: the compiling branch returned
+    return value
+
+
+def checks_outside_scripting(value: int) -> int:
+    if torch.jit.is_scripting():
+        return int(value)
+    return value
