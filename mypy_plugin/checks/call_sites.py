@@ -153,14 +153,17 @@ def _spelled(expr: Expression) -> str | None:
         return f"{base}.{expr.name}" if base is not None else None
     if isinstance(expr, IndexExpr):
         base = _spelled(expr.base)
-        index = expr.index
-        negative = isinstance(index, UnaryExpr) and index.op == "-" \
-            and isinstance(index.expr, IntExpr)
-        if base is None or not (isinstance(index, IntExpr) or negative):
-            return None
-        shown = f"-{index.expr.value}" if isinstance(index, UnaryExpr) \
-            and isinstance(index.expr, IntExpr) else str(getattr(index, "value", ""))
-        return f"{base}[{shown}]"
+        index = _literal_index(expr.index)
+        return f"{base}[{index}]" if base is not None and index is not None else None
+    return None
+
+
+def _literal_index(index: Expression) -> str | None:
+    """``0`` or ``-1``: an index by an int literal, as written."""
+    if isinstance(index, IntExpr):
+        return str(index.value)
+    if isinstance(index, UnaryExpr) and index.op == "-" and isinstance(index.expr, IntExpr):
+        return f"-{index.expr.value}"
     return None
 
 
