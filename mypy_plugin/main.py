@@ -37,6 +37,7 @@ from .gate import (
     Verdict,
     VerdictName,
 )
+from .analysis.sources_sinks import SIZE_SINK_FUNCTIONS
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
@@ -564,6 +565,8 @@ class ProxyTypesPlugin(Plugin):
         if function is None and fullname in self.config.isinstance_functions:
             function = fullname.rpartition(".")[2]
             positions = self.config.isinstance_functions[fullname]
+        if function is None and fullname in SIZE_SINK_FUNCTIONS and self.config.symbolic_shapes:
+            return self._size_sink_hook(fullname)
         if function is None:
             return self._call_site_hook(fullname)
         name = function
@@ -717,6 +720,18 @@ class ProxyTypesPlugin(Plugin):
             return _default_return(ctx)
 
         return self._checker_hook("call_sites", check, _default_return)
+
+    def _size_sink_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
+        """``len(t)``, ``min``/``max`` over sizes in traced code (size_sinks)."""
+        from .checks import size_sinks
+
+        env = self.call_site_env
+
+        def check(ctx: FunctionContext) -> Type:
+            size_sinks.check(ctx, env, fullname)
+            return ctx.default_return_type
+
+        return self._checker_hook("size_sinks", check, _default_return)
 
     @cached_property
     def call_site_env(self) -> Any:

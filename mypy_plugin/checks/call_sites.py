@@ -108,7 +108,7 @@ def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target
                 continue
             if found.reason.source in _TRACED_ONLY_SOURCES:
                 if traced is None:
-                    traced = _in_traced_code(ctx, env, modules)
+                    traced = in_traced_code(ctx, env)
                 if not traced:
                     continue
             code = PROXY_ISINSTANCE.code if path.kind == ISINSTANCE \
@@ -121,8 +121,10 @@ def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target
             break
 
 
-def _in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv,
-                    modules: Mapping[str, MypyFile]) -> bool:
+def in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv) -> bool:
+    """True if the call is in code a compiler runs (entry points, ``traced_functions``),
+    outside its eager-only branches."""
+    modules = compat.checker_modules(ctx.api)
     chain = compat.enclosing_functions(ctx.api)
     tree = compat.checked_tree(ctx.api)
     if not chain or tree is None:
@@ -130,7 +132,8 @@ def _in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv,
     if env.flow is not None and env.flow.is_traced(chain, tree):
         return True
     traced = env.entry_points.traced(tree, modules)
-    return any(function in traced for function in chain)
+    return any(function in traced for function in chain) \
+        and not env.entry_points.untraced_at(chain[-1], ctx.context.line)
 
 
 def _callee_shown(target: Target) -> str:

@@ -107,3 +107,31 @@ def test_a_condition_on_a_size_traces_with_a_guard() -> None:
     graph: Any = make_fx(condition_on_a_size, tracing_mode="symbolic")(torch.randn(3, 4))
     shown = [str(guard.expr) for guard in graph.shape_env.guards]
     assert len(shown) == 1 and re.fullmatch(r"s\d+ > 2", shown[0]), shown
+
+
+def zeros_of_len(x: Any) -> Any:
+    return x.new_zeros(len(x))
+
+
+def zeros_of_min(x: Any) -> Any:
+    return x.new_zeros(min(x.shape[0], x.shape[1]))
+
+
+def zeros_of_sym_min(x: Any) -> Any:  # the control
+    return x.new_zeros(torch.sym_min(x.shape[0], x.shape[1]))
+
+
+@pytest.mark.parametrize(("function", "guard"), [
+    (zeros_of_len, r"Eq\(s\d+, 3\)"),  # len() must return an int: the size is pinned
+    (zeros_of_min, r"s\d+ >= s\d+"),  # min() compares the sizes
+])
+def test_size_builtins_guard(function: Callable[[Any], Any], guard: str) -> None:
+    # sources_sinks.SIZE_SINK_FUNCTIONS
+    graph: Any = make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+    shown = [str(item.expr) for item in graph.shape_env.guards]
+    assert len(shown) == 1 and re.fullmatch(guard, shown[0]), shown
+
+
+def test_sym_min_keeps_the_sizes_symbolic() -> None:
+    graph: Any = make_fx(zeros_of_sym_min, tracing_mode="symbolic")(torch.randn(3, 4))
+    assert [str(item.expr) for item in graph.shape_env.guards] == []
