@@ -64,6 +64,7 @@ class ProxyTypesConfig:
         "audit_classes",
         "guarded_number_classes",
         "concretizing_functions",
+        "traced_entry_points",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -88,6 +89,8 @@ class ProxyTypesConfig:
         self.guarded_number_classes: tuple[str, ...] = ()
         #: Helpers (thunder's ``pyval``) whose call reads a dynamic argument's value.
         self.concretizing_functions: tuple[str, ...] = ()
+        #: forward() of torch.nn.Module subclasses counts as traced (cross-call reports).
+        self.traced_entry_points = True
         if not config_file:
             return
         try:
@@ -135,6 +138,9 @@ class ProxyTypesConfig:
             self._fail(_errors().config_unknown_setting(key, self.KEYS))
         if key == "strict_isinstance":
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
+            return
+        if key == "traced_entry_points":
+            self.traced_entry_points = self._boolean(key, value, from_ini=from_ini)
             return
         if key == "symbolic_shapes":
             self.symbolic_shapes = self._boolean(key, value, from_ini=from_ini)
@@ -249,6 +255,7 @@ class ProxyTypesConfig:
             ),
             "traced_functions": sorted(self.traced_functions),
             "symbolic_shapes": self.symbolic_shapes,
+            "traced_entry_points": self.traced_entry_points,
             "static_only_aliases": sorted(self.static_only_aliases),
             "static_parameters": sorted(self.static_parameters),
             "guarded_number_classes": sorted(self.guarded_number_classes),

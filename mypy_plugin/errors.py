@@ -162,6 +162,11 @@ def _render(report: Report) -> str:
                 f"({classes}): mypy sees them as Any here and the proxy checks stay silent; "
                 "install it where mypy runs (for an editable install use a non-editable one or "
                 "editable_mode=compat), or add its directory to MYPYPATH")
+    if kind == findings.CALL_REACHES_SINK:
+        sink, function, where, via, effect = report.extra[:5]
+        return (f'{report.operation}: argument "{subject}" reaches {sink} in {function} ({where}) '
+                f'via {via}, {effect} "{dynamic}"; pass a static number, or make the callee '
+                "accept dynamic numbers")
     if kind == findings.INTERNAL_ERROR:
         where, exception = report.extra
         return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
@@ -405,6 +410,16 @@ def unresolved_module(
     find, or that the config makes it skip."""
     emit(api, context, Report(PROXY_CONFIG.code, findings.UNRESOLVED_MODULE, classes=classes,
                               subject=module, extra=("skipped" if skipped else "missing",)))
+
+
+def call_reaches_sink(
+    api: CheckerPluginInterface, context: Context, callee: str, argument: str, dynamic: str,
+    code: str, path: tuple[str, ...], reason: Reason | None = None,
+) -> None:
+    """An argument that reaches a sink in the callee, reported at the call; ``path`` is
+    (sink, function, where, via, effect, then one "file:line: note" per step)."""
+    emit(api, context, Report(code, findings.CALL_REACHES_SINK, dynamic, callee,
+                              subject=argument, extra=path, reason=reason))
 
 
 def internal_error(

@@ -35,6 +35,7 @@ CONFIG_NO_SUCH_CLASS = "config-no-such-class"
 UNRESOLVED_MODULE = "unresolved-module"  # a module defining dynamic classes mypy cannot find
 INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
 FLOW_TOO_LARGE = "flow-too-large"  # a function too large to follow its flows
+CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the callee
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
@@ -42,6 +43,7 @@ ALL_KINDS: tuple[str, ...] = (
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
     FLOW_TOO_LARGE,
+    CALL_REACHES_SINK,
 )
 
 

@@ -37,6 +37,7 @@ from .gate import (
     Verdict,
     VerdictName,
 )
+from .analysis.sources_sinks import SIZE_SINK_FUNCTIONS
 from .constants import (
     ABC_REGISTER_METHODS,
     DEFAULT_DYNAMIC_CLASSES,
@@ -212,6 +213,19 @@ def _in_worker_process() -> bool:
     """True in a worker of mypy's parallel checking (the coordinator speaks for the run)."""
     # The coordinator starts each worker as `python -m mypy.build_worker`.
     return "mypy.build_worker.worker" in sys.modules
+
+
+def _in_python_source(fullname: str, modules: dict[str, MypyFile] | None) -> bool:
+    """True if the longest module prefix of ``fullname`` in the build is a ``.py`` file."""
+    if not modules:
+        return False
+    name = fullname
+    while "." in name:
+        name = name.rpartition(".")[0]
+        module = modules.get(name)
+        if module is not None:
+            return module.path.endswith(".py")
+    return False
 
 
 class ProxyTypesPlugin(Plugin):
@@ -551,8 +565,10 @@ class ProxyTypesPlugin(Plugin):
         if function is None and fullname in self.config.isinstance_functions:
             function = fullname.rpartition(".")[2]
             positions = self.config.isinstance_functions[fullname]
+        if function is None and fullname in SIZE_SINK_FUNCTIONS and self.config.symbolic_shapes:
+            return self._size_sink_hook(fullname)
         if function is None:
-            return None
+            return self._call_site_hook(fullname)
         name = function
         from .checks import isinstance_calls
 
@@ -686,7 +702,45 @@ class ProxyTypesPlugin(Plugin):
                 return ctx.default_return_type
 
             return self._checker_hook("comparisons", check_comparison, _default_return)
-        return None
+        return self._call_site_hook(fullname)
+
+    def _call_site_hook(self, fullname: str) -> Callable[[Any], Type] | None:
+        """Calls of a function with Python source: arguments reaching its sinks (call_sites)."""
+        if not _in_python_source(fullname, self.build_modules):
+            return None  # builtins, stubs: nothing is imported for them
+        from .checks import call_sites
+
+        target = call_sites.target_for(fullname, self.build_modules)
+        if target is None:
+            return None
+        env = self.call_site_env
+
+        def check(ctx: Any) -> Type:
+            call_sites.check(ctx, env, target)
+            return _default_return(ctx)
+
+        return self._checker_hook("call_sites", check, _default_return)
+
+    def _size_sink_hook(self, fullname: str) -> Callable[[FunctionContext], Type]:
+        """``len(t)``, ``min``/``max`` over sizes in traced code (size_sinks)."""
+        from .checks import size_sinks
+
+        env = self.call_site_env
+
+        def check(ctx: FunctionContext) -> Type:
+            size_sinks.check(ctx, env, fullname)
+            return ctx.default_return_type
+
+        return self._checker_hook("size_sinks", check, _default_return)
+
+    @cached_property
+    def call_site_env(self) -> Any:
+        from .analysis.entry_points import EntryPoints
+        from .analysis.summaries import Summaries
+        from .checks.call_sites import CallSiteEnv
+
+        return CallSiteEnv(self.dynamic, self.dynamic.flow, Summaries(),
+                           EntryPoints(self.config.traced_entry_points))
 
     # -- semantic analyzer hooks --------------------------------------------
 

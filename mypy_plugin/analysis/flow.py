@@ -80,6 +80,8 @@ from ..findings import Reason
 from .walk import walk as walk_tree
 from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
 from .reaching import Assigned, Augmented, Binding, Definition, FunctionWalk, Param
+from .schemas import Schemas
+from .sources_sinks import DATA_DEPENDENT_METHODS
 
 if TYPE_CHECKING:
     from ..config import ProxyTypesConfig
@@ -208,7 +210,8 @@ class FunctionFacts:
         self._cacheable = cacheable
         self.signature = self.function.type
         self.traced = analysis.is_traced(chain, tree, complete=cacheable)
-        self.params: dict[str, Flow] = analysis.parameter_flows(self.function) if self.traced else {}
+        self.params: dict[str, Flow] = analysis.parameter_flows(self.function, tree) \
+            if self.traced else {}
         self._analysis = analysis
         self._walk: FunctionWalk | None = None
         self._decided: DecidedWalk | None = None
@@ -296,6 +299,7 @@ class FlowAnalysis:
         # module -> (its tree, facts per function); a new tree (a re-check) starts afresh
         self._facts: dict[str, tuple[MypyFile, dict[FuncDef, FunctionFacts]]] = {}
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}
+        self.schemas = Schemas()
 
     @property
     def traces_functions(self) -> bool:
@@ -374,8 +378,11 @@ class FlowAnalysis:
 
     # -- sources -------------------------------------------------------------------
 
-    def parameter_flows(self, function: FuncDef) -> dict[str, Flow]:
-        """The parameters of traced ``function`` that may hold dynamic numbers."""
+    def parameter_flows(self, function: FuncDef, tree: MypyFile | None = None) -> dict[str, Flow]:
+        """The parameters of traced ``function`` that may hold dynamic numbers (those its
+        aten operator's schema types as static numbers do not: :mod:`.schemas`)."""
+        static = self.schemas.static_parameters(function, tree) if tree is not None \
+            and function.is_decorated else frozenset()
         signature = function.type
         arg_types: list[Type | None]
         arguments = list(function.arguments)
@@ -389,8 +396,9 @@ class FlowAnalysis:
         label = _function_label(function)
         for argument, arg_type in zip(arguments, arg_types):
             name = argument.variable.name
-            if any(fnmatch.fnmatchcase(name, pattern) for pattern in self._static_parameters):
-                continue  # static by the project's convention (dimension indices...)
+            if name in static or any(fnmatch.fnmatchcase(name, pattern)
+                                     for pattern in self._static_parameters):
+                continue  # static by its schema, or by the project's convention (dims...)
             found = _number_depths(arg_type)
             if found is None:
                 continue
@@ -412,6 +420,14 @@ class FlowAnalysis:
         if self._configured_name:
             return Dynamic(self._configured_name, self._configured_kind, reason)
         return Dynamic(_TORCH_NAME.get(python_type, "SymInt | SymFloat"), "torch", reason)
+
+    def data_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
+        """A number read from a tensor's data: data-dependent (unbacked) when traced."""
+        from .dynamic import Dynamic
+
+        reason = Reason("shape", f'"{spelled}" is read from tensor data, a data-dependent '
+                                 "number under dynamic shapes (symbolic_shapes)")
+        return Flow(Dynamic("SymInt | SymFloat", "torch", reason), depths, "number")
 
     def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
         from .dynamic import Dynamic
@@ -735,6 +751,8 @@ class Evaluator:
 
     def _size_call(self, expr: CallExpr, callee: MemberExpr) -> Flow | None:
         method = callee.name
+        if method in DATA_DEPENDENT_METHODS:
+            return self._data_call(expr, callee, DATA_DEPENDENT_METHODS[method])
         if method not in _SIZE_METHODS and method not in _ONE_SIZE_METHODS:
             return None
         receiver = self.lookup(callee.expr)
@@ -742,6 +760,13 @@ class Evaluator:
             return None
         one = method in _ONE_SIZE_METHODS or bool(expr.args)
         return self.analysis.shape_flow(_spelled(expr), _VALUE if one else _ITEMS)
+
+    def _data_call(self, expr: CallExpr, callee: MemberExpr, value: bool) -> Flow | None:
+        """``t.item()`` (the value) or ``t.tolist()`` (its items): data-dependent numbers."""
+        receiver = self.lookup(callee.expr)
+        if expr.args or receiver is None or not _has_base(receiver, _TENSOR_BASES):
+            return None
+        return self.analysis.data_flow(_spelled(expr), _VALUE if value else _EVERY)
 
     def _typed_as_size(self, expr: Expression) -> Flow | None:
         """``t.shape``, or any name or attribute typed ``torch.Size``."""

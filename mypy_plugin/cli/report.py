@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from proxy_types._sarif import SarifLog, tool_version
 
 from .check import CheckResult, Finding
+from ..findings import CALL_REACHES_SINK
 from .common import PROGRAM
 
 OTHER_ERRORS = "other mypy errors"
@@ -164,6 +166,27 @@ def mypy_code_description(code: str) -> str:
     return known.description if known is not None else f"mypy error [{code}]"
 
 
+_STEP = re.compile(r"^(?P<file>.+):(?P<line>\d+): (?P<note>.*)$")
+
+
+def _code_flows(log: SarifLog, finding: Finding) -> list[dict[str, object]]:
+    """SARIF ``codeFlows`` of a cross-call finding: the call, then each step to the sink
+    (the report's ``extra`` after its first five parts, ``file:line: note`` each)."""
+    report = finding.report
+    if report is None or report.kind != CALL_REACHES_SINK or len(report.extra) <= 5:
+        return []
+    steps: list[tuple[str, int, int | None, str]] = [(finding.file, finding.line, finding.column, f"{report.subject} passed to "
+              f"{report.operation}")]
+    for step in report.extra[5:]:
+        match = _STEP.match(step)
+        if match is not None:
+            steps.append((match["file"], int(match["line"]), None, match["note"]))
+    locations = [{"location": {**log.location(file, line, column, None, None),
+                               "message": {"text": note}}}
+                 for file, line, column, note in steps]
+    return [{"threadFlows": [{"locations": locations}]}]
+
+
 def render_sarif(result: CheckResult) -> str:
     """The findings as a SARIF 2.1.0 log for code scanning."""
     log = SarifLog(Path.cwd().resolve())
@@ -186,6 +209,9 @@ def render_sarif(result: CheckResult) -> str:
         message = finding.message + (f"\n{finding.hint}" if finding.hint else "")
         log.add_result(code, "error", message, finding.file, finding.line, finding.column,
                        finding.end_line, finding.end_column, properties)
+        flows = _code_flows(log, finding)
+        if flows:
+            log.results[-1]["codeFlows"] = flows
     for record in result.runtime.runtime_only if result.runtime is not None else []:
         if not log.has_rule(record.code):
             add_sarif_rule(log, record.code, "recorded by the runtime audit (proxy_types.audit)")

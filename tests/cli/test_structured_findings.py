@@ -58,6 +58,10 @@ class Both(FloatProxy, float):
     pass
 
 
+def checks_number(n: float) -> float:
+    return float(n)
+
+
 numbers.Real.register(FloatProxy)
 """
 
@@ -69,7 +73,7 @@ from typing import cast
 from proxy_types import BoolProxy, FloatProxy, IntegerProxy
 
 import absent_lib  # type: ignore[import-not-found]
-from kinds_lib import Legacy, pyval
+from kinds_lib import Legacy, checks_number, pyval
 
 
 def isinstance_check(x: float | FloatProxy) -> bool:
@@ -118,6 +122,10 @@ def keyed(p: FloatProxy) -> dict[FloatProxy, int]:
 
 def formatted(p: FloatProxy) -> str:
     return f"{p:.2f}"
+
+
+def passed_on(p: FloatProxy) -> float:
+    return checks_number(p)  # type: ignore[arg-type]
 """
 
 # In a module of its own, run by the round-trip tests only.
@@ -153,6 +161,7 @@ PLANNED = {
     findings.UNRESOLVED_MODULE: "mypy cannot find a module",
     findings.INTERNAL_ERROR: "a check of the plugin failed",
     findings.FLOW_TOO_LARGE: "a function too large to follow",
+    findings.CALL_REACHES_SINK: "an argument reaches a sink inside the callee",
 }
 # Needs a failing check: test_an_internal_error_round_trips injects one.
 # A function too large to follow: tests/plugin/test_flow_limits.py.
@@ -243,6 +252,12 @@ def test_sarif_results_carry_the_report(tmp_path: Path, run_cli: RunCli) -> None
     ours = [r for r in results if r["ruleId"].startswith("proxy-")]
     assert ours and all(r["properties"]["kind"] in findings.ALL_KINDS for r in ours)
     assert all("reason" in r["properties"] for r in ours)
+    flows = [r for r in ours if r["properties"]["kind"] == findings.CALL_REACHES_SINK]
+    assert len(flows) == 1 and "codeFlows" not in [r for r in ours if r not in flows][0]
+    steps = flows[0]["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [step["location"]["message"]["text"] for step in steps] == [
+        "p passed to checks_number()", "float(n) in kinds_lib.checks_number"]
+    assert steps[1]["location"]["physicalLocation"]["artifactLocation"]["uri"] == "kinds_lib.py"
 
 
 def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(

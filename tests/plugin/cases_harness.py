@@ -26,9 +26,10 @@ GROUPS = {
     "specialize": "mypy.ini",
     "guarded": "mypy.ini",
     "traced": "mypy.ini",
+    "calls": "mypy.ini",
 }
 #: Groups that import torch.
-TORCH_GROUPS = frozenset({"default", "specialize", "traced"})
+TORCH_GROUPS = frozenset({"default", "specialize", "traced", "calls"})
 
 _MARKER = re.compile(r"#\s*E:\s*\[([a-z-]+)\]\s*([^#]*)")
 _ERROR_LINE = re.compile(

@@ -90,7 +90,7 @@ def run_mypy_subprocess(group: str, cache_dir: Path, *extra: str) -> str:
     return result.stdout
 
 
-@pytest.mark.parametrize("group", ["configured", "traced"])
+@pytest.mark.parametrize("group", ["configured", "traced", "calls"])
 def test_parallel_workers_match_sequential(group: str, tmp_path: Path) -> None:
     if group in TORCH_GROUPS:
         pytest.importorskip("torch")

@@ -69,6 +69,8 @@ LEFT_FOR_A_HUMAN = {
     findings.CONFIG_NO_SUCH_CLASS: "a configuration entry: correct it in the config file",
     findings.UNRESOLVED_MODULE: "mypy cannot find a module that defines dynamic classes: "
                                 "install it (not editable) or put it on MYPYPATH",
+    findings.CALL_REACHES_SINK: "an argument reaches a sink inside the callee: pass a static "
+                                "number, or change the callee to accept dynamic numbers",
     findings.INTERNAL_ERROR: "a check of the plugin failed here: rerun with "
                              "PROXY_TYPES_DEBUG=1 and report the traceback",
     findings.FLOW_TOO_LARGE: "a function too large to follow: split it, or leave it out of "

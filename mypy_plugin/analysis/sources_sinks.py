@@ -1,0 +1,101 @@
+"""What the cross-call analysis follows, as data: sinks, propagation and safe checks.
+
+A *sink* is an operation in a callee's body that goes wrong for a dynamic number
+reaching it through a parameter.  Each entry says what the tracing compiler does
+there, checked with torch 2.13 on CPU (``tests/runtime/test_cross_call_runtime.py``):
+
+* ``isinstance(p, numbers.Integral)`` (any static number class, without a dynamic
+  one beside it) is False for a ``torch.SymInt``: the code takes its non-number
+  branch.  ``torch.nn.LayerNorm(x.shape[-1])`` then fails with ``TypeError:
+  'SymInt' object is not iterable`` under ``make_fx(tracing_mode="symbolic")`` and
+  ``torch.export.export(strict=False)`` with a ``Dim``.
+* ``int(p)``, ``float(p)``, ``bool(p)`` read the value: torch guards on it (the
+  program is specialized), a proxy of ours raises.
+* ``if p:`` / ``while p:`` on the value itself is a truth test, which guards
+  ``p != 0`` the same way.
+
+The kinds map to the plugin's report codes through ``proxy_types/_table.py`` (the
+``isinstance`` kind is always ``proxy-isinstance``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..constants import DEFAULT_DYNAMIC_CLASSES, STATIC_NUMBER_CLASSES
+
+ISINSTANCE: Final = "isinstance"
+CONVERSION: Final = "conversion"
+TRUTH: Final = "truth"
+
+
+class SinkKind(NamedTuple):
+    """One kind of sink: what it is called and the operation the shared table knows it by."""
+
+    kind: str
+    #: ``proxy_types/_table.py``'s operation name (None: the isinstance report).
+    table_operation: str | None
+    #: What a dynamic number does there, as shown in the report.
+    effect: str
+
+
+SINK_KINDS: Final[dict[str, SinkKind]] = {
+    ISINSTANCE: SinkKind(ISINSTANCE, None, "which is False for dynamic number"),
+    CONVERSION: SinkKind(CONVERSION, "truth test", "which reads the traced value of dynamic number"),
+    TRUTH: SinkKind(TRUTH, "truth test", "which reads the traced value of dynamic number"),
+}
+
+#: Calls whose argument is read as a value: the builtin conversions.
+CONVERSION_FUNCTIONS: Final = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
+
+#: Classes a sink's isinstance checks against (fully qualified, as mypy resolves them).
+STATIC_CLASSES: Final = STATIC_NUMBER_CLASSES
+#: Classes whose presence in an isinstance check means the code handles dynamic numbers
+#: (``isinstance(n, (int, torch.SymInt))``); a parameter checked against one of them
+#: anywhere in the callee is taken as handled there.
+HANDLING_CLASSES: Final = DEFAULT_DYNAMIC_CLASSES | frozenset({
+    "torch.types.py_sym_types", "torch.Tensor", "torch._tensor.Tensor", "torch._C.TensorBase",
+    "torch.types.IntLikeType", "torch.types.FloatLikeType",
+})
+
+#: Calls through which a parameter's value passes unchanged as far as sinks care.
+VALUE_PRESERVING_CALLS: Final = frozenset({"builtins.abs"})
+
+#: Tensor methods whose result is a data-dependent number (under ``symbolic_shapes``):
+#: ``True`` for the value itself (``t.item()``), ``False`` for its items (``t.tolist()``).
+#: torch 2.13: a condition on ``t.sum().item() > 0`` raises GuardOnDataDependentSymNode
+#: under ``make_fx(tracing_mode="symbolic")`` and a UserError under
+#: ``torch.compile(dynamic=True, fullgraph=True)``; ``int(t.max().item())`` raises
+#: under make_fx ("Could not extract specialized integer from data-dependent
+#: expression"); export makes these values unbacked symbols
+#: (tests/runtime/test_cross_call_runtime.py).
+DATA_DEPENDENT_METHODS: Final = {"item": True, "tolist": False}
+
+#: Tests that are True only where no tracing compiler runs the code: under TorchScript
+#: (``is_scripting``), or False while torch.compile/export trace it.  torch 2.13:
+#: ``torch.compiler.is_compiling()`` and ``torch._dynamo.is_compiling()`` are True under
+#: ``torch.compile`` and ``torch.export.export(strict=False)``, False under ``make_fx``
+#: and in eager code; ``torch.jit.is_tracing()`` is True under ``torch.jit.trace`` only.
+#: A branch only eager code takes (``if not is_compiling():``) is left out of summaries,
+#: like ``TYPE_CHECKING`` code (issue #27: treat them alike).
+SCRIPTING_TESTS: Final = frozenset({"torch._jit_internal.is_scripting", "torch.jit.is_scripting"})
+COMPILING_TESTS: Final = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
+    "torch._dynamo.external_utils.is_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling", "torch.jit._trace.is_tracing", "torch.jit.is_tracing",
+})
+
+#: Builtins that use tensor sizes as Python values, under ``symbolic_shapes``, in
+#: traced code.  torch 2.13, ``make_fx(tracing_mode="symbolic")``:
+#: ``x.new_zeros(len(x))`` installs ``Eq(s0, 3)`` (``len()`` must return an int, so the
+#: first size is specialized); ``min(x.shape[0], x.shape[1])`` installs ``s1 >= s0``
+#: (a guard on which is smaller; ``torch.sym_min``/``sym_max`` keep it symbolic).
+#: Name -> what the report says the call does.
+SIZE_SINK_FUNCTIONS: Final = {
+    "builtins.len": "len() of a tensor (its first size, as an int)",
+    "builtins.min": "builtin min() (use torch.sym_min)",
+    "builtins.max": "builtin max() (use torch.sym_max)",
+}
+
+#: How many calls deep a summary follows callees (the user's call is not counted).
+MAX_CALL_DEPTH: Final = 4

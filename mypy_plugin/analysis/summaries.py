@@ -1,0 +1,465 @@
+"""Per-function summaries: which parameters reach which sinks, through which calls.
+
+A summary maps a function's parameters to the first sink
+(:mod:`.sources_sinks`) each one reaches, with the path that leads there.  It is
+worked out from the function's source file, parsed with Python's ``ast`` and
+resolved through mypy's symbol tables (``MypyFile.names``, ``TypeInfo.get_method``).
+Why not mypy's own function bodies: a module loaded from mypy's cache (torch, on
+every run after the first) has its symbol table but no bodies, and each worker of
+``mypy -n N`` loads its own modules.  The source file is the same everywhere, so
+every process computes the same summary from it; nothing is shared in memory.
+
+Inside a function the parameter is followed through assignments of expressions
+that keep its value (names, arithmetic, conditional expressions, ``abs``); calls
+to functions mypy resolves are followed to their own summaries, at most
+``MAX_CALL_DEPTH`` deep.  Recursion reaches a fixed point by answering "no sink"
+for a function whose summary is being worked out.  A parameter that the function
+checks against a dynamic class (``isinstance(n, torch.SymInt)``) is taken as
+handled there and has no entry.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from typing import NamedTuple
+
+from mypy.nodes import Decorator, FakeInfo, FuncDef, MypyFile, SymbolNode, TypeInfo
+
+from .sources_sinks import (
+    CONVERSION,
+    CONVERSION_FUNCTIONS,
+    HANDLING_CLASSES,
+    COMPILING_TESTS,
+    ISINSTANCE,
+    MAX_CALL_DEPTH,
+    SCRIPTING_TESTS,
+    STATIC_CLASSES,
+    TRUTH,
+    VALUE_PRESERVING_CALLS,
+)
+
+
+class Step(NamedTuple):
+    """One step of a path: where it is and what happens there."""
+
+    file: str
+    line: int
+    note: str
+
+
+class SinkPath(NamedTuple):
+    """How a parameter reaches a sink: the sink's kind, its code, where, and the steps."""
+
+    kind: str
+    #: The sink as written (``isinstance(normalized_shape, numbers.Integral)``).
+    sink: str
+    #: The function the sink is in (fully qualified) and its parameter there.
+    function: str
+    parameter: str
+    #: The parameters the value passes through, the summarized function's first.
+    via: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+Summary = dict[str, SinkPath]
+
+
+class Target(NamedTuple):
+    """A function a call reaches: its module, name inside the module and source file."""
+
+    module: str
+    qualname: str
+    path: str
+    #: True for a method called on an instance or a constructor: the first parameter
+    #: (self) is not passed by the call.
+    bound: bool
+
+    @property
+    def fullname(self) -> str:
+        return f"{self.module}.{self.qualname}"
+
+
+def module_of(fullname: str, modules: Mapping[str, MypyFile]) -> str | None:
+    """The longest prefix of ``fullname`` that is a module of the build."""
+    parts = fullname.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        name = ".".join(parts[:end])
+        if name in modules:
+            return name
+    return None
+
+
+def target_of(node: object, modules: Mapping[str, MypyFile]) -> Target | None:
+    """The function behind a resolved name: a function, a method, or a class's ``__init__``.
+
+    None for what has no Python source (stubs, C functions) and for overloads (which
+    variant runs is not known).
+    """
+    bound = False
+    if isinstance(node, TypeInfo):
+        init = node.get_method("__init__")
+        if init is None or init.info.fullname == "builtins.object":
+            return None
+        node, bound = init, True
+    if isinstance(node, Decorator):
+        node = node.func
+    if not isinstance(node, FuncDef):
+        return None  # an overload too: which variant runs is not known
+    module = module_of(node.fullname, modules)
+    if module is None:
+        return None
+    path = modules[module].path
+    if not path.endswith(".py"):
+        return None  # a stub: no code runs
+    if not isinstance(node.info, FakeInfo) and not node.is_static:
+        bound = True
+    return Target(module, node.fullname[len(module) + 1:], path, bound)
+
+
+class _Function(NamedTuple):
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    #: The enclosing class's name within the module, if a method.
+    cls: str | None
+
+
+def _dotted(expr: ast.expr) -> list[str] | None:
+    if isinstance(expr, ast.Name):
+        return [expr.id]
+    if isinstance(expr, ast.Attribute):
+        inner = _dotted(expr.value)
+        return None if inner is None else [*inner, expr.attr]
+    return None
+
+
+def _body_nodes(function: ast.AST,
+                skipped: Callable[[ast.If], list[ast.stmt]] | None = None) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s body, without nested functions, lambdas and classes,
+    nor the statements ``skipped`` names for an ``if`` (branches no compiler traces)."""
+    stack = list(reversed(getattr(function, "body", [])))
+    while stack:
+        node = stack.pop()
+        yield node
+        left_out = skipped(node) if skipped is not None and isinstance(node, ast.If) else []
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)) and not any(child is s for s in left_out):
+                stack.append(child)
+
+
+def _shown(node: ast.AST) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Summaries:
+    """Summaries worked out in this process, kept per function and source file state."""
+
+    def __init__(self) -> None:
+        self._trees: dict[str, tuple[object, ast.Module | None]] = {}
+        self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
+        self._in_progress: set[tuple[str, str]] = set()
+
+    # -- source files ----------------------------------------------------------------
+
+    @staticmethod
+    def _stamp(target: Target, modules: Mapping[str, MypyFile]) -> object:
+        """What a kept summary or parse is valid for: mypy's tree of the target's module.
+
+        A daemon parses a changed file again (a new tree); an installed library never
+        changes during a run.  No ``os.stat`` per call (asked at every hooked call).
+        """
+        return modules.get(target.module)
+
+    def _tree(self, path: str, stamp: object) -> ast.Module | None:
+        known = self._trees.get(path)
+        if known is not None and known[0] is stamp:
+            return known[1]
+        try:
+            with open(path, encoding="utf-8") as file:
+                tree: ast.Module | None = ast.parse(file.read(), path)
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+            tree = None  # mypy reports a file it cannot read itself
+        self._trees[path] = (stamp, tree)
+        return tree
+
+    def _function(self, tree: ast.Module, qualname: str) -> _Function | None:
+        body: list[ast.stmt] = tree.body
+        parts = qualname.split(".")
+        cls: str | None = None
+        found: ast.AST | None = None
+        for index, part in enumerate(parts):
+            found = None
+            for statement in _statements(body):
+                if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                        and statement.name == part and not _is_overload(statement):
+                    found = statement  # the last definition wins, as at run time
+            if found is None:
+                return None
+            if index < len(parts) - 1:
+                if not isinstance(found, ast.ClassDef):
+                    return None
+                cls = ".".join(parts[:index + 1])
+                body = found.body
+        if not isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        return _Function(found, cls)
+
+    # -- summaries ---------------------------------------------------------------------
+
+    def summary(self, target: Target, modules: Mapping[str, MypyFile], depth: int = 0) -> Summary:
+        """``target``'s parameters that reach a sink, each with its first path."""
+        key = (target.module, target.qualname)
+        stamp = self._stamp(target, modules)
+        known = self._summaries.get(key)
+        if known is not None and known[0] is stamp:
+            return known[1]
+        if key in self._in_progress or depth > MAX_CALL_DEPTH:
+            return {}  # recursion, or too deep: no sink known (a fixed point from below)
+        tree = self._tree(target.path, stamp)
+        function = self._function(tree, target.qualname) if tree is not None else None
+        if function is None:
+            return {}
+        self._in_progress.add(key)
+        try:
+            found = _Summarizer(self, target, function, modules, depth).run()
+        finally:
+            self._in_progress.discard(key)
+        if depth == 0 or found:  # a cut-off answer ("too deep") is not kept as the truth
+            self._summaries[key] = (stamp, found)
+        return found
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of a module or class body, also inside ``if``/``try`` at that level."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.If):
+            yield from _statements(statement.body)
+            yield from _statements(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            yield from _statements(statement.body)
+
+
+def _is_overload(statement: ast.stmt) -> bool:
+    decorators = getattr(statement, "decorator_list", [])
+    return any((_dotted(decorator) or [""])[-1] == "overload" for decorator in decorators)
+
+
+class _Summarizer:
+    """Works out one function's summary."""
+
+    def __init__(self, summaries: Summaries, target: Target, function: _Function,
+                 modules: Mapping[str, MypyFile], depth: int) -> None:
+        self.summaries = summaries
+        self.target = target
+        self.function = function
+        self.modules = modules
+        self.depth = depth
+        self.nodes = list(_body_nodes(function.node, self._untraced_branch))
+
+    def parameters(self) -> list[str]:
+        arguments = self.function.node.args
+        names = [argument.arg for argument in (*arguments.posonlyargs, *arguments.args)]
+        if self.target.bound and names:
+            names = names[1:]
+        return names + [argument.arg for argument in arguments.kwonlyargs]
+
+    def run(self) -> Summary:
+        found: Summary = {}
+        for parameter in self.parameters():
+            tainted = self._tainted({parameter})
+            if tainted & self._handled():
+                continue
+            path = self._first_sink(tainted, parameter)
+            if path is not None:
+                found[parameter] = path
+        return found
+
+    # -- the value inside the function ------------------------------------------------
+
+    def _tainted(self, names: set[str]) -> set[str]:
+        """``names`` and the local names assigned values computed from them."""
+        tainted = set(names)
+        changed = True
+        while changed:
+            changed = False
+            for node in self.nodes:
+                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) \
+                        and node.value is not None and self._carries(node.value, tainted):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        if isinstance(target, ast.Name) and target.id not in tainted:
+                            tainted.add(target.id)
+                            changed = True
+        return tainted
+
+    def _carries(self, expr: ast.expr, tainted: set[str]) -> bool:
+        """True if ``expr``'s value is (computed from) a tainted name's value."""
+        if isinstance(expr, ast.Name):
+            return expr.id in tainted
+        if isinstance(expr, ast.BinOp):
+            return self._carries(expr.left, tainted) or self._carries(expr.right, tainted)
+        if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
+            return self._carries(expr.operand, tainted)
+        if isinstance(expr, ast.IfExp):
+            return self._carries(expr.body, tainted) or self._carries(expr.orelse, tainted)
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+            return self._resolve(expr.func) in VALUE_PRESERVING_CALLS \
+                and self._carries(expr.args[0], tainted)
+        return False
+
+    def _handled(self) -> set[str]:
+        """Names the function checks against a dynamic class: it handles dynamic numbers."""
+        handled: set[str] = set()
+        for node in self.nodes:
+            if self._is_isinstance(node):
+                assert isinstance(node, ast.Call)
+                if isinstance(node.args[0], ast.Name) and \
+                        self._checked_classes(node.args[1]) & HANDLING_CLASSES:
+                    handled.add(node.args[0].id)
+        return handled
+
+    # -- sinks ------------------------------------------------------------------------
+
+    def _first_sink(self, tainted: set[str], parameter: str) -> SinkPath | None:
+        found: list[tuple[int, SinkPath]] = []
+        for node in self.nodes:
+            path = self._sink_at(node, tainted, parameter)
+            if path is not None:
+                found.append((getattr(node, "lineno", 0), path))
+        return min(found, key=lambda pair: pair[0])[1] if found else None
+
+    def _here(self, node: ast.AST, kind: str, parameter: str) -> SinkPath:
+        line = getattr(node, "lineno", 0)
+        shown = _shown(node)
+        function = self.target.fullname
+        return SinkPath(kind, shown, function, parameter, (parameter,),
+                        (Step(self.target.path, line, f"{shown} in {function}"),))
+
+    def _sink_at(self, node: ast.AST, tainted: set[str], parameter: str) -> SinkPath | None:
+        if isinstance(node, (ast.If, ast.While)) and self._carries(node.test, tainted):
+            return self._here(node.test, TRUTH, parameter)
+        if not isinstance(node, ast.Call):
+            return None
+        if self._is_isinstance(node):
+            classes = self._checked_classes(node.args[1])
+            if self._carries(node.args[0], tainted) and classes & STATIC_CLASSES \
+                    and not classes & HANDLING_CLASSES:
+                return self._here(node, ISINSTANCE, parameter)
+            return None
+        callee = self._resolve(node.func)
+        if callee in CONVERSION_FUNCTIONS:
+            if len(node.args) == 1 and self._carries(node.args[0], tainted):
+                return self._here(node, CONVERSION, parameter)
+            return None
+        return self._through_call(node, tainted, parameter)
+
+    def _through_call(self, call: ast.Call, tainted: set[str],
+                      parameter: str) -> SinkPath | None:
+        passed: list[tuple[int, str | None]] = [
+            (index, None) for index, argument in enumerate(call.args)
+            if not isinstance(argument, ast.Starred) and self._carries(argument, tainted)]
+        passed += [(-1, keyword.arg) for keyword in call.keywords
+                   if keyword.arg is not None and self._carries(keyword.value, tainted)]
+        if not passed:
+            return None
+        target = self._callee(call.func)
+        if target is None:
+            return None
+        summary = self.summaries.summary(target, self.modules, self.depth + 1)
+        if not summary:
+            return None
+        names = _SignatureNames.of(self.summaries, target, self.modules)
+        for index, keyword in passed:
+            name = keyword if keyword is not None else names.positional(index)
+            inner = summary.get(name) if name is not None else None
+            if inner is None:
+                continue
+            step = Step(self.target.path, call.lineno,
+                        f"{parameter} passed to {name} of {target.fullname}")
+            return inner._replace(via=(parameter, *inner.via), steps=(step, *inner.steps))
+        return None
+
+    def _untraced_branch(self, statement: ast.If) -> list[ast.stmt]:
+        """The statements of ``statement`` that run only where nothing is traced: the
+        body of ``if torch.jit.is_scripting():``, the ``else`` of ``if
+        torch.compiler.is_compiling():``, and the reverse for ``not``."""
+        test, negated = statement.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not isinstance(test, ast.Call):
+            return []
+        called = self._resolve(test.func)
+        if called in SCRIPTING_TESTS:
+            return statement.orelse if negated else statement.body
+        if called in COMPILING_TESTS:
+            return statement.body if negated else statement.orelse
+        return []
+
+    # -- names ------------------------------------------------------------------------
+
+    def _is_isinstance(self, node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords \
+            and self._resolve(node.func) == "builtins.isinstance"
+
+    def _checked_classes(self, expr: ast.expr) -> set[str]:
+        members = expr.elts if isinstance(expr, ast.Tuple) else [expr]
+        return {name for name in map(self._resolve, members) if name is not None}
+
+    def _node(self, expr: ast.expr) -> SymbolNode | None:
+        """What a dotted name in the function's module refers to, by mypy's symbol tables."""
+        parts = _dotted(expr)
+        tree = self.modules.get(self.target.module)
+        if parts is None or tree is None:
+            return None
+        symbol = tree.names.get(parts[0])
+        if symbol is None:
+            builtins = self.modules.get("builtins")
+            symbol = builtins.names.get(parts[0]) if builtins is not None else None
+        node = symbol.node if symbol is not None else None
+        for part in parts[1:]:
+            if not isinstance(node, (MypyFile, TypeInfo)):
+                return None
+            inner = node.names.get(part)
+            node = inner.node if inner is not None else None
+        return node
+
+    def _resolve(self, expr: ast.expr) -> str | None:
+        node = self._node(expr)
+        return node.fullname if node is not None else None
+
+    def _callee(self, func: ast.expr) -> Target | None:
+        """The function a call in the body reaches: a name, ``module.name``, ``self.m``."""
+        cls = self.function.cls
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id == "self" and cls is not None:
+            tree = self.modules.get(self.target.module)
+            symbol = tree.names.get(cls.split(".")[0]) if tree is not None else None
+            info = symbol.node if symbol is not None else None
+            if not isinstance(info, TypeInfo):
+                return None
+            method = info.get_method(func.attr)
+            return target_of(method, self.modules) if method is not None else None
+        return target_of(self._node(func), self.modules)
+
+
+class _SignatureNames:
+    """The positional parameter names of a target, read from its source."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    @classmethod
+    def of(cls, summaries: Summaries, target: Target,
+           modules: Mapping[str, MypyFile]) -> _SignatureNames:
+        tree = summaries._tree(target.path, summaries._stamp(target, modules))
+        function = summaries._function(tree, target.qualname) if tree is not None else None
+        if function is None:
+            return cls([])
+        arguments = function.node.args
+        names = [argument.arg for argument in (*arguments.posonlyargs, *arguments.args)]
+        return cls(names[1:] if target.bound and names else names)
+
+    def positional(self, index: int) -> str | None:
+        return self.names[index] if 0 <= index < len(self.names) else None

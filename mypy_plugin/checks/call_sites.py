@@ -1,0 +1,188 @@
+"""A maybe-dynamic argument passed to a parameter that reaches a sink in the callee.
+
+Reported at the call, in the caller's module, with the path from the argument to
+the sink: ``torch.nn.LayerNorm(n)`` with ``n`` a ``torch.SymInt`` reaches
+``isinstance(normalized_shape, numbers.Integral)`` in torch's code, which mypy
+never reports (an installed library) and the user cannot change.  The callee's
+summary (:mod:`..analysis.summaries`) says which parameters reach which sinks.
+
+A value that is dynamic by its declared type is reported wherever the call is.
+A value that is dynamic only by a flow (a tensor size under ``symbolic_shapes``,
+a traced function's parameter) is reported only in code a compiler runs: reached
+from an entry point (:mod:`..analysis.entry_points`) or named by
+``traced_functions``.  A constructor's ``x.shape[-1]`` is then left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from mypy.nodes import (
+    CallExpr,
+    Expression,
+    IndexExpr,
+    IntExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    TypeInfo,
+    UnaryExpr,
+)
+from mypy.plugin import FunctionContext, MethodContext
+
+from .. import _mypy_compat as compat
+from .. import errors
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.entry_points import EntryPoints
+from ..analysis.flow import FlowAnalysis
+from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
+from ..analysis.summaries import SinkPath, Summaries, Target, module_of, target_of
+from ..codes import PROXY_ISINSTANCE
+from .severity import value_read_outcome
+
+#: The hooks this check runs under: calls of functions and methods with Python source.
+HOOKS = {"function": "callee with Python source", "method": "callee with Python source"}
+
+#: Flow sources that make a value dynamic only where a compiler traces the code.
+_TRACED_ONLY_SOURCES = frozenset({"flow", "shape"})
+
+
+class CallSiteEnv(NamedTuple):
+    """What the check needs from the plugin (one per plugin instance)."""
+
+    dynamic: DynamicClasses
+    flow: FlowAnalysis | None
+    summaries: Summaries
+    entry_points: EntryPoints
+
+
+def target_for(fullname: str, modules: Mapping[str, MypyFile] | None) -> Target | None:
+    """The function with Python source that a hook's ``fullname`` calls, or None.
+
+    ``fullname`` is a function, a class (its constructor) or ``Class.method`` as
+    the receiver's type names it (the method may be inherited).
+    """
+    if not modules:
+        return None
+    module = module_of(fullname, modules)
+    if module is None:
+        return None
+    parts = fullname[len(module) + 1:].split(".")
+    symbol = modules[module].names.get(parts[0])
+    node: object = symbol.node if symbol is not None else None
+    for part in parts[1:]:
+        if not isinstance(node, TypeInfo):
+            return None
+        node = node.get_method(part) if part not in node.names else node.names[part].node
+    return target_of(node, modules)
+
+
+def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target) -> None:
+    """Report each maybe-dynamic argument whose parameter reaches a sink in ``target``."""
+    api = ctx.api
+    if not isinstance(ctx.context, CallExpr):
+        return
+    if not env.dynamic.flows_anywhere and not any(
+            dynamic_in_expression(api, actual, env.dynamic, checked=True) is not None
+            for actuals in ctx.args for actual in actuals):
+        # Speed trick: without flows only declared types make arguments dynamic, which
+        # is cheaper to ask than a summary (a parse of the callee's file) for nearly
+        # every call.
+        return
+    modules = compat.checker_modules(api)
+    summary = env.summaries.summary(target, modules)
+    if not summary:
+        return
+    chain = compat.enclosing_functions(api)
+    if chain and env.entry_points.untraced_at(chain[-1], ctx.context.line):
+        return  # eager-only code: `if not torch.compiler.is_compiling():`
+    traced: bool | None = None  # worked out at the first flow-sourced argument
+    for name, actuals in zip(ctx.callee_arg_names, ctx.args):
+        path = summary.get(name) if name is not None else None
+        if path is None or name is None:
+            continue
+        for actual in actuals:
+            found = dynamic_in_expression(api, actual, env.dynamic, checked=True)
+            if found is None:
+                continue
+            if found.reason.source in _TRACED_ONLY_SOURCES:
+                if traced is None:
+                    traced = in_traced_code(ctx, env)
+                if not traced:
+                    continue
+            code = PROXY_ISINSTANCE.code if path.kind == ISINSTANCE \
+                else errors.code_of(value_read_outcome(found))
+            if code is None:
+                continue
+            errors.call_reaches_sink(api, actual, _callee_shown(target),
+                                     _argument_shown(actual, name), found.name, code,
+                                     _path_data(path), reason=found.reason)
+            break
+
+
+def in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv) -> bool:
+    """True if the call is in code a compiler runs (entry points, ``traced_functions``),
+    outside its eager-only branches."""
+    modules = compat.checker_modules(ctx.api)
+    chain = compat.enclosing_functions(ctx.api)
+    tree = compat.checked_tree(ctx.api)
+    if not chain or tree is None:
+        return False
+    if env.flow is not None and env.flow.is_traced(chain, tree):
+        return True
+    traced = env.entry_points.traced(tree, modules)
+    return any(function in traced for function in chain) \
+        and not env.entry_points.untraced_at(chain[-1], ctx.context.line)
+
+
+def _callee_shown(target: Target) -> str:
+    parts = target.qualname.split(".")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        return f"{parts[-2]}()"
+    return f"{parts[-1]}()"
+
+
+def _argument_shown(actual: Expression, parameter: str) -> str:
+    """The argument as written when it is a name, an attribute or an index by a literal."""
+    return _spelled(actual) or f"{parameter}=..."
+
+
+def _spelled(expr: Expression) -> str | None:
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        base = _spelled(expr.expr)
+        return f"{base}.{expr.name}" if base is not None else None
+    if isinstance(expr, IndexExpr):
+        base = _spelled(expr.base)
+        index = _literal_index(expr.index)
+        return f"{base}[{index}]" if base is not None and index is not None else None
+    return None
+
+
+def _literal_index(index: Expression) -> str | None:
+    """``0`` or ``-1``: an index by an int literal, as written."""
+    if isinstance(index, IntExpr):
+        return str(index.value)
+    if isinstance(index, UnaryExpr) and index.op == "-" and isinstance(index.expr, IntExpr):
+        return f"-{index.expr.value}"
+    return None
+
+
+def _path_data(path: SinkPath) -> tuple[str, ...]:
+    """The report's extra data: sink, function, where, via, effect, then each step."""
+    last = path.steps[-1]
+    where = f"{_short_path(last.file)}:{last.line}"
+    steps = tuple(f"{step.file}:{step.line}: {step.note}" for step in path.steps)
+    return (path.sink, path.function, where, " -> ".join(path.via),
+            SINK_KINDS[path.kind].effect, *steps)
+
+
+def _short_path(path: str) -> str:
+    """``torch/nn/modules/normalization.py`` for a file of an installed package."""
+    normalized = path.replace("\\", "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in normalized:
+            return normalized.split(marker, 1)[1]
+    return normalized
