@@ -243,20 +243,18 @@ def import_skipped(options: Options, module: str) -> bool:
     return options.clone_for_module(module).follow_imports == "skip"
 
 
-#: The checker's attribute holding its module (``TypeChecker.tree``); None without it.
-#: For the routing layer, which asks at every hook call and saves the call below.
-CHECKED_TREE_ATTRIBUTE: str | None = "tree" if AVAILABLE["module of the checked call"] else None
-
-
 def _no_checked_tree(api: object) -> object:
     """Without ``TypeChecker.tree``: an object that is no module, so the routing layer
     asks the gate at every call (which then decides without the module)."""
     return _no_checked_tree
 
 
-#: Reads the checked module: a C call, for the routing layer's checker hooks.
-CHECKED_TREE_GETTER: Callable[[object], object] = (
-    operator.attrgetter("tree") if CHECKED_TREE_ATTRIBUTE else _no_checked_tree)
+def checked_tree_getter() -> Callable[[object], object]:
+    """Reads the checked module with one C call (for the routing layer's checker hooks),
+    chosen by the probe: ask after :func:`check_features` has run."""
+    if AVAILABLE["module of the checked call"]:
+        return operator.attrgetter("tree")
+    return _no_checked_tree
 
 
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:

@@ -371,7 +371,7 @@ class ProxyTypesPlugin(Plugin):
 
         provisional = reporting.provisional
         gate = self.gate
-        checked_tree = compat.CHECKED_TREE_GETTER
+        checked_tree = compat.checked_tree_getter()
         parts = ((check, body, runs), *also)
         runs_somewhere = frozenset().union(*(part_runs for _, _, part_runs in parts))
         single = not also
