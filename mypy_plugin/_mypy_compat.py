@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
@@ -508,9 +509,18 @@ def set_plugin_version(version: str) -> None:
     file) right after building the plugin, and treats its whole cache as stale
     when the record changes (``mypy.build.take_module_snapshot``).
     """
-    import mypy_plugin
+    setattr(_entry_module(), "__version__", version)
 
-    mypy_plugin.__version__ = version
+
+def plugin_release() -> str:
+    """The package's release (``0.1.0``), without what :func:`set_plugin_version` added."""
+    return str(getattr(_entry_module(), "__version__")).split("+")[0]
+
+
+def _entry_module() -> Any:
+    """The package mypy loads the plugin from; always loaded before its modules (read
+    from ``sys.modules``: importing it here would close an import cycle)."""
+    return sys.modules[__name__.rpartition(".")[0]]
 
 
 # -- tree nodes ---------------------------------------------------------------------

@@ -256,10 +256,8 @@ class ProxyTypesPlugin(Plugin):
         from .source_version import plugin_version
 
         daemon = "mypy.dmypy_server" in sys.modules
-        import mypy_plugin
-
         compat.set_plugin_version(plugin_version(
-            mypy_plugin.__version__.split("+")[0], options.cache_dir,
+            compat.plugin_release(), options.cache_dir,
             self.config.fingerprint() if daemon else None))
         # The class's lookup methods stay the reference; these shadow them per instance.
         for name in _NAME_ONLY_LOOKUPS:
@@ -554,7 +552,7 @@ class ProxyTypesPlugin(Plugin):
         if function is None:
             return None
         name = function
-        from .checks import isinstance_calls
+        from .checks import isinstance_calls, migrate
 
         def validate(ctx: FunctionContext) -> Type:
             self._validate_configured_classes(ctx.api)
@@ -567,7 +565,7 @@ class ProxyTypesPlugin(Plugin):
             return ctx.default_return_type
 
         def keep_branches(ctx: FunctionContext) -> Type:
-            isinstance_calls.keep_legacy_branches(ctx, self.config, self.dynamic, positions)
+            migrate.keep_legacy_branches(ctx, self.config, self.dynamic, positions)
             return ctx.default_return_type
 
         # Set-up reports where anything is shown; the check where reports are wanted;

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
-    ComplexExpr,
     Expression,
-    FloatExpr,
-    IntExpr,
     MypyFile,
     NameExpr,
     SliceExpr,
     TypeInfo,
-    UnaryExpr,
     Var,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -38,6 +34,8 @@ from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
 from .context import current_file
+from .kinds import GUARDED, OWN, SILENT, TORCH, Dynamic
+from .literals import is_number_literal
 from .flow import STATIC, Evaluator, Flow, FunctionFacts
 from .subclasses import TOO_GENERAL_MODULES, DynamicSubclasses
 from .reaching import Assigned
@@ -45,19 +43,8 @@ from .reaching import Assigned
 if TYPE_CHECKING:
     from .flow import FlowAnalysis
 
-#: Kinds of dynamic class, by what an implicit conversion does to their instances
-#: (``proxy_types/_table.py`` says what each operation does to each kind):
-#: "own" raises, "torch" and "guarded" install a guard, "silent" returns the trace-time value.
-OWN, TORCH, GUARDED, SILENT = "own", "torch", "guarded", "silent"
 _TORCH_CLASSES = frozenset(name for name in DEFAULT_DYNAMIC_CLASSES if name.startswith("torch."))
 
-
-class Dynamic(NamedTuple):
-    """A dynamic number a value may be: the class as shown, its kind, and why."""
-
-    name: str
-    kind: str
-    reason: Reason
 
 _Found = TypeVar("_Found")
 
@@ -84,7 +71,6 @@ def first_in_members(
 
 
 _LITERAL_CLASSES = SUBCLASSABLE_NUMBER_BUILTINS | {"builtins.object"}
-_NUMBER_LITERALS = (IntExpr, FloatExpr, ComplexExpr)
 
 
 class DynamicClasses:
@@ -307,7 +293,7 @@ def dynamic_in_expression(
     already, as it has the arguments of a call by its return hook
     (:func:`expression_type`).
     """
-    if expr is not None and dynamic.literals_static and _is_number_literal(expr):
+    if expr is not None and dynamic.literals_static and is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
@@ -476,8 +462,3 @@ def _types_of(api: CheckerPluginInterface | SemanticAnalyzer, expr: Expression,
 _IDENTITY_OR_MEMBERSHIP = frozenset({"is", "is not", "in", "not in"})
 
 
-def _is_number_literal(expr: Expression) -> bool:
-    """``1``, ``2.5``, ``-1`` and the like."""
-    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
-        expr = expr.expr
-    return isinstance(expr, _NUMBER_LITERALS)

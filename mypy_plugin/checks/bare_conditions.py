@@ -46,7 +46,7 @@ from ..number_table import table as _table
 from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
-from .comparisons import also_truth_tested, truth_tested_by
+from ..analysis.truth import also_truth_tested, truth_tested_by
 from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
 from ..analysis.imports import names_bound_by
 from ..analysis.walk import walk

@@ -12,7 +12,7 @@ from mypy.plugin import FunctionContext
 from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from .severity import value_read_outcome
+from ..analysis.severity import value_read_outcome
 
 
 def check_concretizing_call(

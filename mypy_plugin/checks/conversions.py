@@ -16,8 +16,9 @@ from ..analysis.dynamic import (
 )
 from ..constants import FORMAT_OPERATION
 from ..number_table import table as _table
-from .comparisons import GUARDING_KINDS, guards_only_a_range
-from .severity import flows_may_be_reported, outcome_of, python_type_of_value
+from ..analysis.classes import python_type_of_value
+from ..analysis.kinds import GUARDING_KINDS
+from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
 _TRUTH_TESTS = frozenset({"bool()", "operator.truth()", "operator.not_()"})

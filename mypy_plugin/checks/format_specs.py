@@ -21,7 +21,7 @@ from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import FORMAT_OPERATION
-from .severity import reported_outcome
+from ..analysis.severity import reported_outcome
 
 #: A field's argument: its position or keyword name.
 ArgumentRef = Union[int, str]

@@ -17,7 +17,7 @@ from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import HASH_OPERATION
-from .severity import reported_outcome
+from ..analysis.severity import reported_outcome
 
 #: Keys that cannot be numbers: not worth inferring a type for.
 _TEXT = (StrExpr, BytesExpr)

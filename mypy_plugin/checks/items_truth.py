@@ -28,8 +28,7 @@ from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import TRUTH_TEST_OPERATION
-from .comparisons import guards_only_a_range
-from .severity import reported_outcome, reported_outcome_for_type
+from ..analysis.severity import guards_only_a_range, reported_outcome, reported_outcome_for_type
 
 
 def check_items_truth(

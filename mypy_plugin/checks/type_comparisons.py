@@ -32,8 +32,7 @@ from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression
 from ..config import ProxyTypesConfig
 from ..analysis.walk import StatementLines, everywhere, walk
 from ..constants import STATIC_NUMBER_CLASSES
-from .isinstance_calls import _is_dynamic_class, checked_classes
-from .severity import python_type_of_value
+from ..analysis.classes import checked_classes, is_dynamic_class, python_type_of_value
 
 #: Comparison operators that test a type's identity, and those that test membership.
 _IDENTITY = frozenset({"is", "is not", "==", "!="})
@@ -165,7 +164,7 @@ def check_type_call(
     if not classes:
         return
     static = tuple(name for name in classes if name in STATIC_NUMBER_CLASSES)
-    if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
+    if not static or any(is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
     if all(name == "builtins.bool" for name in static) and python_type_of_value(
         expression_type(ctx.api, value, checked=True), dynamic

@@ -24,7 +24,7 @@ from mypy.types import Instance, Type
 from mypy_plugin.analysis.dynamic import DynamicClasses
 from mypy_plugin.analysis.imports import MissingModules
 from mypy_plugin.analysis.walk import StatementLines, line_range
-from mypy_plugin.checks.severity import flows_may_be_reported
+from mypy_plugin.analysis.severity import flows_may_be_reported
 from mypy_plugin.constants import TRUTH_TEST_OPERATION
 from mypy_plugin.main import ProxyTypesPlugin
 from tests.plugin.trees import analyzed_tree
