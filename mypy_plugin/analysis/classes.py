@@ -27,11 +27,25 @@ from mypy.types import (
 
 from .. import _mypy_compat as compat
 from ..config import ProxyTypesConfig
-from ..constants import DYNAMIC_PYTHON_TYPES, STATIC_BUILTIN_TYPES, STATIC_NUMBER_CLASSES
+from ..constants import (
+    DYNAMIC_PYTHON_TYPES,
+    ISINSTANCE_FUNCTIONS,
+    STATIC_BUILTIN_TYPES,
+    STATIC_NUMBER_CLASSES,
+)
 from ..number_table import table as _table
 from .dynamic import DynamicClasses, first_in_members
 from .flow import names_static_only_alias
 from .legacy import legacy_bases
+
+
+def isinstance_functions(config: ProxyTypesConfig) -> dict[str, tuple[str, tuple[int, int]]]:
+    """``isinstance``, ``issubclass`` and the configured wrappers of them, by fully qualified
+    name: the function each stands for, and the positions of its value and its classes."""
+    found = {name: (name.rpartition(".")[2], positions)
+             for name, positions in config.isinstance_functions.items()}
+    found.update({name: (function, (0, 1)) for name, function in ISINSTANCE_FUNCTIONS.items()})
+    return found
 
 
 def python_type_of(info: TypeInfo) -> str:

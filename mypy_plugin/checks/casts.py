@@ -41,10 +41,11 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
+from ..analysis.semanal import semantic_analyzer
 from ..gate import ReportGate
 from ..analysis.imports import imports_of
 from ..analysis.walk import walk
+from ..hooks import TYPE_ANALYZE, Env, Hook
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
 _CAST_MODULES = frozenset({"typing", "typing_extensions"})
@@ -67,7 +68,6 @@ class CastChecker:
     def __init__(self, gate: ReportGate, dynamic: DynamicClasses) -> None:
         self.dynamic = dynamic
         self.gate = gate
-        self.default_analysis = DefaultAnalysis()
         # The calls in the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.
         self._statement: Node | None = None
@@ -80,7 +80,7 @@ class CastChecker:
         Not in a module that cannot call cast(): most modules, whose number
         annotations mypy then analyzes without the plugin re-entering it.
         """
-        if fullname not in STATIC_NUMBER_CLASSES or self.default_analysis.active:
+        if fullname not in STATIC_NUMBER_CLASSES:
             return False
         semanal = self.gate.analyzer
         tree = compat.analyzed_module(semanal) if semanal is not None else None
@@ -100,7 +100,7 @@ class CastChecker:
     def check(self, ctx: AnalyzeTypeContext) -> None:
         """Report the cast whose target ``ctx.type`` is, if it casts a dynamic number.
 
-        Runs after mypy's own analysis of the type (``default_analysis``).
+        Runs after mypy's own analysis of the type.
         """
         semanal = semantic_analyzer(ctx)
         if semanal is None:
@@ -177,6 +177,22 @@ def _static_targets(semanal: SemanticAnalyzer, target: Type, analyzing: UnboundT
         names.append(symbol.fullname.rpartition(".")[2])
     return names if first is analyzing else []
 
+
+
+def _checker(env: Env) -> CastChecker:
+    return CastChecker(env.gate, env.dynamic)
+
+
+def _wanted(env: Env) -> bool:
+    return env.state(_checker).wants(env.fullname)
+
+
+#: The analysis of a static number class's name, also as the target of a cast().
+HOOKS = (Hook(TYPE_ANALYZE, names=STATIC_NUMBER_CLASSES, wanted=_wanted),)
+
+
+def check(ctx: AnalyzeTypeContext, env: Env) -> None:
+    env.state(_checker).check(ctx)
 
 def declared_type(expr: Expression) -> Type | None:
     """The type ``expr`` is declared to have, as far as semantic analysis knows it."""

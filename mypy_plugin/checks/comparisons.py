@@ -25,7 +25,8 @@ from ..analysis.kinds import GUARDING_KINDS
 from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
 from ..analysis.truth import also_truth_tested, truth_tested_by
 from ..analysis.walk import StatementLines, everywhere, walk
-from ..constants import TRUTH_TEST_OPERATION
+from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
+from ..hooks import METHOD, Env, Hook
 
 Span = tuple[int, int, int, int]
 
@@ -129,3 +130,15 @@ def check_comparison(
         if contexts.is_tested(tree, read):
             errors.dynamic_condition(ctx.api, read, found.name, outcome=outcome,
                                      reason=found.reason)
+
+
+#: Every class's rich comparisons (``__lt__``...).
+HOOKS = (Hook(METHOD, matches=is_comparison_method),)
+
+
+def _contexts(env: Env) -> BooleanContexts:
+    return BooleanContexts()
+
+
+def check(ctx: MethodContext, env: Env) -> None:
+    check_comparison(ctx, env.config, env.dynamic, env.state(_contexts))

@@ -12,7 +12,9 @@ from mypy.plugin import FunctionContext
 from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
+from ..constants import DISPLAY_FUNCTIONS, ITEMS_TRUTH_FUNCTIONS, TYPE_FUNCTION
 from ..analysis.severity import value_read_outcome
+from ..hooks import FUNCTION, Env, Hook, Shared
 
 
 def check_concretizing_call(
@@ -29,3 +31,19 @@ def check_concretizing_call(
             if errors.code_of(outcome) is not None:
                 errors.concretizing_call(ctx.api, actual, shown, found.name, outcome=outcome,
                                          reason=found.reason)
+
+
+#: Calls other checks already look at as sinks: a helper configured with one of these
+#: names is left to them.
+_OTHER_SINKS = frozenset(DISPLAY_FUNCTIONS) | frozenset(ITEMS_TRUTH_FUNCTIONS) | {TYPE_FUNCTION}
+
+
+def _helpers(shared: Shared) -> frozenset[str]:
+    return frozenset(shared.config.concretizing_functions) - _OTHER_SINKS
+
+
+HOOKS = (Hook(FUNCTION, names=_helpers),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_concretizing_call(ctx, env.fullname, env.config, env.dynamic)

@@ -8,9 +8,15 @@ from mypy.types import CallableType, Overloaded, TypeType, get_proper_type
 
 from .. import errors
 from ..analysis import legacy
-from ..analysis.classes import accepted_python_types, python_type_of, static_classes_checked
+from ..analysis.classes import (
+    accepted_python_types,
+    isinstance_functions,
+    python_type_of,
+    static_classes_checked,
+)
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, narrowed_static
 from ..config import ProxyTypesConfig
+from ..hooks import FUNCTION, Env, Hook
 
 
 def check_isinstance_call(
@@ -73,3 +79,11 @@ def _may_pass(info: TypeInfo, static: list[str]) -> bool:
     if any(name != "builtins.bool" for name in static):
         return True
     return python_type_of(info) in ("bool", "number")
+
+
+HOOKS = (Hook(FUNCTION, names=lambda shared: isinstance_functions(shared.config)),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    function, positions = isinstance_functions(env.config)[env.fullname]
+    check_isinstance_call(ctx, function, env.config, env.dynamic, positions)

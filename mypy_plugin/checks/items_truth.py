@@ -27,8 +27,9 @@ from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 from .. import errors
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from ..constants import TRUTH_TEST_OPERATION
+from ..constants import ITEMS_TRUTH_FUNCTIONS, TRUTH_TEST_OPERATION
 from ..analysis.severity import guards_only_a_range, reported_outcome, reported_outcome_for_type
+from ..hooks import FUNCTION, Env, Hook
 
 
 def check_items_truth(
@@ -90,3 +91,10 @@ def _item_type(ctx: FunctionContext, iterable_type: Type) -> Type | None:
         return None
     mapped = map_instance_to_supertype(proper, iterable_info)
     return mapped.args[0] if mapped.args else None
+
+
+HOOKS = (Hook(FUNCTION, names=ITEMS_TRUTH_FUNCTIONS),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_items_truth(ctx, ITEMS_TRUTH_FUNCTIONS[env.fullname], env.config, env.dynamic)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from mypy.plugin import ClassDefContext, FunctionContext
 
+from ..gate import RUNS_EVERYWHERE
+
 from .. import _mypy_compat as compat
 from .. import errors
-from ..analysis.classes import static_classes_checked
+from ..analysis.classes import isinstance_functions, static_classes_checked
 from ..analysis.dynamic import DynamicClasses
 from ..analysis.legacy import (
     HIDDEN_BASES,
@@ -28,6 +30,7 @@ from ..analysis.legacy import (
     short_name,
 )
 from ..config import ProxyTypesConfig
+from ..hooks import CUSTOMIZE_CLASS_MRO, FUNCTION, Env, Hook, Shared
 
 
 def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
@@ -72,3 +75,29 @@ def keep_legacy_branches(
     migrated = migrated_member(subject, frozenset(config.migrate_classes))
     if migrated is not None:
         keep_branch_checked(ctx.api, classes_expr, migrated)
+
+
+def _migrating(shared: Shared) -> bool:
+    return bool(shared.config.migrate_classes)
+
+
+def _isinstance_names(shared: Shared) -> list[str]:
+    return [name for name, (function, _) in isinstance_functions(shared.config).items()
+            if function == "isinstance"]
+
+
+#: Both change types rather than report, so they run in every module: the class's
+#: hidden bases, and the branches of ``isinstance(p, float)`` kept checked.
+HOOKS = (
+    Hook(CUSTOMIZE_CLASS_MRO, matches=lambda fullname: True, runs=RUNS_EVERYWHERE,
+         when=_migrating),
+    Hook(FUNCTION, names=_isinstance_names, runs=RUNS_EVERYWHERE, when=_migrating),
+)
+
+
+def check(ctx: ClassDefContext | FunctionContext, env: Env) -> None:
+    if isinstance(ctx, ClassDefContext):
+        hide_static_bases(ctx, env.config)
+        return
+    _, positions = isinstance_functions(env.config)[env.fullname]
+    keep_legacy_branches(ctx, env.config, env.dynamic, positions)

@@ -16,6 +16,8 @@ from .. import _mypy_compat as compat
 from .. import collectors, findings
 from ..analysis.dynamic import DynamicClasses
 from ..constants import STATIC_NUMBER_CLASSES
+from ..gate import RUNS_WHERE_VISIBLE
+from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 
 def record_passed_arguments(ctx: FunctionContext | MethodContext,
@@ -103,3 +105,22 @@ def _position_in(call: CallExpr, actual: Expression) -> int | None:
         if argument is actual:
             return position
     return None
+
+
+def _recording(shared: Shared) -> bool:
+    return shared.record_arguments
+
+
+def _every_call(fullname: str) -> bool:
+    return True
+
+
+#: While ``fix`` collects (``collectors.recording_arguments``), every call is hooked.
+HOOKS = (
+    Hook(FUNCTION, matches=_every_call, runs=RUNS_WHERE_VISIBLE, when=_recording),
+    Hook(METHOD, matches=_every_call, runs=RUNS_WHERE_VISIBLE, when=_recording),
+)
+
+
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    record_passed_arguments(ctx, env.dynamic)

@@ -31,8 +31,9 @@ from ..analysis.context import current_file
 from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
 from ..config import ProxyTypesConfig
 from ..analysis.walk import StatementLines, everywhere, walk
-from ..constants import STATIC_NUMBER_CLASSES
+from ..constants import STATIC_NUMBER_CLASSES, TYPE_FUNCTION
 from ..analysis.classes import checked_classes, is_dynamic_class, python_type_of_value
+from ..hooks import FUNCTION, Env, Hook
 
 #: Comparison operators that test a type's identity, and those that test membership.
 _IDENTITY = frozenset({"is", "is not", "==", "!="})
@@ -186,3 +187,14 @@ def _compared_classes(ctx: FunctionContext, operator: str, other: Expression) ->
             names += found
         return names
     return None
+
+
+HOOKS = (Hook(FUNCTION, names={TYPE_FUNCTION}),)
+
+
+def _comparisons(env: Env) -> TypeComparisons:
+    return TypeComparisons()
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_type_call(ctx, env.config, env.dynamic, env.state(_comparisons))

@@ -27,6 +27,7 @@ from mypy_plugin.analysis.walk import StatementLines, line_range
 from mypy_plugin.analysis.severity import flows_may_be_reported
 from mypy_plugin.constants import TRUTH_TEST_OPERATION
 from mypy_plugin.main import ProxyTypesPlugin
+from mypy_plugin.runner import Part
 from tests.plugin.trees import analyzed_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -612,10 +613,9 @@ class WhereCheckerHooksRun(ProxyTypesPlugin):
         self.hook_calls: Counter[str] = Counter()
         super().__init__(options)
 
-    def _checker_hook(self, check: str, body: Callable[[Any], Any],
-                      default: Callable[[Any], Any], *args: Any,
-                      **kwargs: Any) -> Callable[[Any], Any]:
-        hook = super()._checker_hook(check, body, default, *args, **kwargs)
+    def _checker_hook(self, parts: list[Part], default: Callable[[Any], Any]
+                      ) -> Callable[[Any], Any]:
+        hook = super()._checker_hook(parts, default)
 
         def counted(ctx: Any) -> Any:
             self.hook_calls[ctx.api.tree.fullname] += 1
