@@ -30,6 +30,7 @@ from mypy.types import FunctionLike, Type
 from . import _mypy_compat as compat
 from . import codes as _codes  # noqa: F401  (registers the error codes with mypy at load)
 from . import collectors
+from .analysis.context import current_module
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import DEFAULT_DYNAMIC_CLASSES
 from .gate import RUNS_WHERE_VISIBLE, ReportGate
@@ -295,8 +296,7 @@ class ProxyTypesPlugin(Plugin):
         from mypy.types import AnyType, TypeOfAny, get_proper_type
 
         def report(ctx: AnalyzeTypeContext, env: Env) -> None:
-            semanal = compat.semantic_analyzer_of(ctx.api)
-            tree = compat.analyzed_module(semanal) if semanal is not None else None
+            tree = current_module(ctx.api)
             if tree is not None and not is_installed_library(tree.path):
                 self.missing_modules.report(ctx.api, tree, self.build_modules)
 
@@ -316,6 +316,6 @@ class ProxyTypesPlugin(Plugin):
 
     def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
         """At a checker's first hook in a module: its imports of missing modules."""
-        tree = compat.checked_tree(api)
+        tree = current_module(api)
         if tree is not None:
             self.missing_modules.report(api, tree, self.build_modules)

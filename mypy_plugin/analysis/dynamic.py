@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
@@ -33,7 +33,7 @@ from mypy.types import (
 from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
-from .context import current_file
+from .context import current_module
 from .kinds import GUARDED, OWN, SILENT, TORCH, Dynamic
 from .literals import is_number_literal
 from .flow import STATIC, Evaluator, Flow, FunctionFacts
@@ -248,20 +248,31 @@ def expression_type(api: CheckerPluginInterface, expr: Expression, *,
         return api.get_expression_type(expr)
 
 
+class Asked(NamedTuple):
+    """How a check asks :func:`dynamic_in_expression`; each field is explained there."""
+
+    types: Sequence[Type] | None = None
+    include_top: bool = False
+    where: Callable[[TypeInfo], bool] | None = None
+    python_types: Collection[str] | None = None
+    check: Expression | None = None
+    lookup: Callable[[Expression], Type | None] | None = None
+    presumes_number: bool = True
+    follow_flows: bool = True
+    checked: bool = False
+
+
+#: An expression mypy has checked already (the arguments of a call, by its return hook).
+CHECKED = Asked(checked=True)
+#: Such an expression, used where any object will do (a dict key, a truth test).
+CHECKED_ANY_OBJECT = Asked(presumes_number=False, checked=True)
+
+
 def dynamic_in_expression(
     api: CheckerPluginInterface | SemanticAnalyzer,
     expr: Expression | None,
     dynamic: DynamicClasses,
-    *,
-    types: Sequence[Type] | None = None,
-    include_top: bool = False,
-    where: Callable[[TypeInfo], bool] | None = None,
-    python_types: Collection[str] | None = None,
-    check: Expression | None = None,
-    lookup: Callable[[Expression], Type | None] | None = None,
-    presumes_number: bool = True,
-    follow_flows: bool = True,
-    checked: bool = False,
+    asked: Asked = Asked(),
 ) -> Dynamic | None:
     """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
@@ -293,13 +304,15 @@ def dynamic_in_expression(
     already, as it has the arguments of a call by its return hook
     (:func:`expression_type`).
     """
+    types, include_top, where, python_types, check, lookup, presumes_number, follow_flows, \
+        checked = asked
     if expr is not None and dynamic.literals_static and is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
-            found = dynamic_in_expression(api, part, dynamic, lookup=lookup,
-                                          follow_flows=follow_flows, checked=checked) \
-                if part is not None else None
+            found = dynamic_in_expression(
+                api, part, dynamic, Asked(lookup=lookup, follow_flows=follow_flows,
+                                          checked=checked)) if part is not None else None
             if found is not None:
                 return found
         return None
@@ -390,9 +403,7 @@ class _Site:
 
     @cached_property
     def tree(self) -> MypyFile | None:
-        if isinstance(self.api, SemanticAnalyzer):
-            return compat.analyzed_module(self.api)
-        return current_file(self.api)
+        return current_module(self.api)
 
     @property
     def modules(self) -> dict[str, MypyFile]:

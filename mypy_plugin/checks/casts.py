@@ -40,7 +40,8 @@ from ..number_table import table as _table
 from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression
+from ..analysis.context import current_module
 from ..analysis.semanal import semantic_analyzer
 from ..gate import ReportGate
 from ..analysis.imports import imports_of
@@ -82,8 +83,7 @@ class CastChecker:
         """
         if fullname not in STATIC_NUMBER_CLASSES:
             return False
-        semanal = self.gate.analyzer
-        tree = compat.analyzed_module(semanal) if semanal is not None else None
+        tree = current_module(self.gate.analyzer)
         return tree is None or self._module_imports_cast(tree)
 
     def _module_imports_cast(self, tree: MypyFile) -> bool:
@@ -111,9 +111,8 @@ class CastChecker:
         targets = _static_targets(semanal, cast.type, ctx.type)
         if not targets:
             return
-        found = dynamic_in_expression(semanal, cast.expr, self.dynamic,
-                                      types=[declared_type(cast.expr) or NoneType()],
-                                      lookup=declared_type)
+        found = dynamic_in_expression(semanal, cast.expr, self.dynamic, Asked(
+            types=[declared_type(cast.expr) or NoneType()], lookup=declared_type))
         if found is not None:
             errors.static_cast(ctx.api, cast, tuple(targets), found.name, reason=found.reason)
 

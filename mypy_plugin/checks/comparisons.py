@@ -12,9 +12,10 @@ from mypy.nodes import Context, Expression, MypyFile, Statement
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.context import current_file
+from ..analysis.context import current_module
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import (
+    Asked,
     DynamicClasses,
     dynamic_in_expression,
     is_requirement,
@@ -97,14 +98,15 @@ def check_comparison(
     contexts: BooleanContexts,
 ) -> None:
     """Report a comparison with a dynamic operand that Python tests for truth."""
-    tree = current_file(ctx.api)
+    tree = current_module(ctx.api)
     if tree is None:
         return
     operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
     comparison = ctx.context if isinstance(ctx.context, Expression) else None
     found = dynamic_in_expression(
-        ctx.api, comparison, dynamic, types=operands,
-        follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic))
+        ctx.api, comparison, dynamic, Asked(
+            types=operands,
+            follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic)))
     if found is None:
         return
     if guards_only_a_range(comparison, found):

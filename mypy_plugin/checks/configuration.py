@@ -15,9 +15,9 @@ from typing import Any
 from mypy.nodes import Context, MypyFile, TypeAlias, TypeInfo
 from mypy.plugin import FunctionContext
 
-from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.classes import isinstance_functions
+from ..analysis.context import current_module
 from ..analysis.imports import imports_of
 from ..gate import RUNS_WHERE_VISIBLE
 from ..hooks import FUNCTION, Env, Hook, Shared
@@ -89,7 +89,7 @@ class _Reports:
 
 
 def check(ctx: FunctionContext, env: Env) -> None:
-    tree = compat.checked_tree(ctx.api)
+    tree = current_module(ctx.api)
     if tree is None:
         return
     for report in env.state(_Reports).of(tree):

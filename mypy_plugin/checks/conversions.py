@@ -9,6 +9,7 @@ from mypy.types import CallableType
 from .. import errors
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import (
+    Asked,
     DynamicClasses,
     dynamic_in_expression,
     expression_type,
@@ -55,9 +56,8 @@ def check_conversion(
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic,
-                                          presumes_number=operation not in _TRUTH_TESTS,
-                                          follow_flows=follow_flows)
+            found = dynamic_in_expression(ctx.api, actual, dynamic, Asked(
+                presumes_number=operation not in _TRUTH_TESTS, follow_flows=follow_flows))
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition

@@ -18,7 +18,7 @@ from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, Membe
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import FORMAT_OPERATION, STR_FORMAT_METHOD
 from ..analysis.severity import reported_outcome
@@ -165,7 +165,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         spec = spec_text(field.spec, lookup)
         if value is None or spec == "":
             continue  # an empty spec names the proxy
-        found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
+        found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
         if found is None:
             continue
         outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,

@@ -14,7 +14,7 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED_ANY_OBJECT, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import DISPLAY_FUNCTIONS, HASH_OPERATION, HASHING_METHODS
 from ..analysis.severity import reported_outcome
@@ -63,7 +63,7 @@ def _check_hashed(
 ) -> None:
     if isinstance(key, _TEXT):
         return
-    found = dynamic_in_expression(api, key, dynamic, presumes_number=False, checked=True)
+    found = dynamic_in_expression(api, key, dynamic, CHECKED_ANY_OBJECT)
     if found is None:
         return
     outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic, checked=True)

@@ -14,7 +14,7 @@ from ..analysis.classes import (
     python_type_of,
     static_classes_checked,
 )
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, narrowed_static
+from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression, narrowed_static
 from ..config import ProxyTypesConfig
 from ..hooks import FUNCTION, Env, Hook
 
@@ -55,9 +55,10 @@ def check_isinstance_call(
     value_expr = ctx.args[value_at][0]
     check = ctx.context if isinstance(ctx.context, Expression) else None
     found = dynamic_in_expression(
-        ctx.api, None if function == "issubclass" else value_expr, dynamic, types=[subject],
-        include_top=config.strict_isinstance, where=lambda info: _may_pass(info, static),
-        python_types=accepted_python_types(static), check=check)
+        ctx.api, None if function == "issubclass" else value_expr, dynamic, Asked(
+            types=[subject], include_top=config.strict_isinstance,
+            where=lambda info: _may_pass(info, static),
+            python_types=accepted_python_types(static), check=check))
     if found is None and config.migrate_classes and config.strict_isinstance:
         hidden_behind = legacy.may_hide_legacy_proxy(subject)
         if hidden_behind is not None and not legacy.made_by_standard_library(ctx.api, value_expr) \

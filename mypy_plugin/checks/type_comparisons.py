@@ -27,8 +27,13 @@ from mypy.plugin import FunctionContext
 
 from .. import _mypy_compat as compat
 from .. import errors
-from ..analysis.context import current_file
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
+from ..analysis.context import current_module
+from ..analysis.dynamic import (
+    CHECKED,
+    DynamicClasses,
+    dynamic_in_expression,
+    expression_type,
+)
 from ..config import ProxyTypesConfig
 from ..analysis.walk import StatementLines, everywhere, walk
 from ..constants import STATIC_NUMBER_CLASSES, TYPE_FUNCTION
@@ -145,13 +150,13 @@ def check_type_call(
     call = ctx.context
     if not (isinstance(call, CallExpr) and call.arg_kinds == [ARG_POS]):
         return
-    tree = current_file(ctx.api)
+    tree = current_module(ctx.api)
     if tree is None:
         return
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.
     value = call.args[0]
-    found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
+    found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
     if found is None and config.strict_isinstance:
         found = dynamic.describe(expression_type(ctx.api, value, checked=True),
                                  include_top=True)

@@ -197,3 +197,20 @@ def test_walk_skips_subtrees_it_is_told_to_skip(tree: MypyFile) -> None:
     assert len(top_level) < len(everything)
     assert top_level[0] is function
     assert set(map(id, top_level)) <= set(map(id, everything))
+
+
+def test_why_the_walk_is_hand_written() -> None:
+    """Compiled mypy lets Python subclass its visitors but not instantiate the subclass
+    (the reason walk.py walks by hand); an interpreted mypy would allow both."""
+    import mypy.traverser
+    from mypy.traverser import TraverserVisitor
+
+    class Names(TraverserVisitor):
+        pass
+
+    compiled = not mypy.traverser.__file__.endswith(".py")
+    if compiled:
+        with pytest.raises(TypeError, match="interpreted classes cannot inherit from compiled"):
+            Names()
+    else:
+        assert isinstance(Names(), TraverserVisitor)
