@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, ContextManager, NamedTuple, Union
@@ -243,20 +244,18 @@ def import_skipped(options: Options, module: str) -> bool:
     return options.clone_for_module(module).follow_imports == "skip"
 
 
-#: The checker's attribute holding its module (``TypeChecker.tree``); None without it.
-#: For the routing layer, which asks at every hook call and saves the call below.
-CHECKED_TREE_ATTRIBUTE: str | None = "tree" if AVAILABLE["module of the checked call"] else None
-
-
 def _no_checked_tree(api: object) -> object:
     """Without ``TypeChecker.tree``: an object that is no module, so the routing layer
     asks the gate at every call (which then decides without the module)."""
     return _no_checked_tree
 
 
-#: Reads the checked module: a C call, for the routing layer's checker hooks.
-CHECKED_TREE_GETTER: Callable[[object], object] = (
-    operator.attrgetter("tree") if CHECKED_TREE_ATTRIBUTE else _no_checked_tree)
+def checked_tree_getter() -> Callable[[object], object]:
+    """Reads the checked module with one C call (for the routing layer's checker hooks),
+    chosen by the probe: ask after :func:`check_features` has run."""
+    if AVAILABLE["module of the checked call"]:
+        return operator.attrgetter("tree")
+    return _no_checked_tree
 
 
 def checked_tree(api: CheckerPluginInterface) -> MypyFile | None:
@@ -510,9 +509,18 @@ def set_plugin_version(version: str) -> None:
     file) right after building the plugin, and treats its whole cache as stale
     when the record changes (``mypy.build.take_module_snapshot``).
     """
-    import mypy_plugin
+    setattr(_entry_module(), "__version__", version)
 
-    mypy_plugin.__version__ = version
+
+def plugin_release() -> str:
+    """The package's release (``0.1.0``), without what :func:`set_plugin_version` added."""
+    return str(getattr(_entry_module(), "__version__")).split("+")[0]
+
+
+def _entry_module() -> Any:
+    """The package mypy loads the plugin from; always loaded before its modules (read
+    from ``sys.modules``: importing it here would close an import cycle)."""
+    return sys.modules[__name__.rpartition(".")[0]]
 
 
 # -- tree nodes ---------------------------------------------------------------------

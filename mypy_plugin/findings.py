@@ -2,9 +2,10 @@
 
 The checks never format a message themselves: they build a :class:`Report`, and
 ``errors.emit`` renders it (``render``) and hands it to mypy.  While a caller
-collects (the command line runs mypy in its own process, see ``collecting``),
-each emitted report is also kept here, so ``proxy-types check`` and ``fix`` read
-the kind, the classes and the reason as data and never parse a message back.
+collects (the command line runs mypy in its own process, see
+``collectors.collecting``), each emitted report is also kept there, so
+``proxy-types check`` and ``fix`` read the kind, the classes and the reason as
+data and never parse a message back.
 
 Nothing here imports mypy: the command line reads these records too.
 """
@@ -126,17 +127,3 @@ class PassedArgument:
     column: int
     unsupported: str | None = None
 
-
-# The collections live in collectors.py (no dataclass to build: a warm mypy run
-# asks for cache_data only); these names stay here for the command line.
-from .collectors import (  # noqa: E402
-    ArgumentRecords as ArgumentRecords,
-    cache_data as cache_data,
-    collecting as collecting,
-    collecting_arguments as collecting_arguments,
-    keep as keep,
-    keep_argument as keep_argument,
-    note_checked_file as note_checked_file,
-    recording_arguments as recording_arguments,
-    withdraw as withdraw,
-)

@@ -32,7 +32,7 @@ from mypy.nodes import Context, Expression, MypyFile
 from mypy.plugin import CheckerPluginInterface
 
 from . import _mypy_compat as compat
-from . import findings
+from . import collectors
 from .findings import Report
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def deliver(api: compat.AnyPluginInterface, context: Context, report: Report,
         recorded = compat.reported_in(errors, report.file)
         if len(recorded) > before:
             info = _recorded[key] = recorded[-1]
-        findings.keep(report)
+        collectors.keep(report)
     if not isinstance(api, CheckerPluginInterface):
         return  # semantic analysis runs no trials
     maps = compat.type_maps(api)
@@ -192,4 +192,4 @@ def _settle(records: list[_Provisional], module_types: dict[Expression, Type]) -
         if record.info is not None:
             compat.withdraw(record.errors, record.report.file, record.info)
         _recorded.pop(_key(record.report), None)
-        findings.withdraw(record.report)
+        collectors.withdraw(record.report)

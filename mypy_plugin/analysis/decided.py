@@ -61,6 +61,8 @@ from mypy.nodes import (
     WithStmt,
 )
 
+from .literals import real_value
+from .truth import also_truth_tested, truth_tested_by
 from .walk import everywhere, walk
 
 #: ("==", name, literal) for a comparison, ("int"/"float", name, None) for a conversion.
@@ -84,9 +86,7 @@ def requirement_condition(call: CallExpr) -> Expression | None:
 
 def literal_value(expr: Expression) -> object | None:
     """The value of a number literal (``3``, ``-1.5``); None for anything else."""
-    from ..checks.comparisons import _literal_number  # one reading of literals
-
-    return _literal_number(expr)
+    return real_value(expr)
 
 
 class DecidedWalk:
@@ -272,16 +272,12 @@ def _only_raises(block: Block) -> bool:
 
 
 def _truth_tested(node: Statement) -> Iterator[Expression]:
-    from ..checks.comparisons import also_truth_tested, truth_tested_by
-
     for part in walk(node, lambda n: not isinstance(n, (FuncDef, ClassDef, Block))):
         for condition in truth_tested_by(part):
             yield from also_truth_tested(condition)
 
 
 def _also_tested(condition: Expression) -> list[Expression]:
-    from ..checks.comparisons import also_truth_tested
-
     return also_truth_tested(condition)
 
 

@@ -8,15 +8,11 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from mypy.nodes import (
     ComparisonExpr,
-    ComplexExpr,
     Expression,
-    FloatExpr,
-    IntExpr,
     MypyFile,
     NameExpr,
     SliceExpr,
     TypeInfo,
-    UnaryExpr,
     Var,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -37,7 +33,9 @@ from mypy.types import (
 from .. import _mypy_compat as compat
 from ..constants import DEFAULT_DYNAMIC_CLASSES, SUBCLASSABLE_NUMBER_BUILTINS
 from ..findings import Reason
-from .context import current_file
+from .context import current_module
+from .kinds import GUARDED, OWN, SILENT, TORCH, Dynamic
+from .literals import is_number_literal
 from .flow import STATIC, Evaluator, Flow, FlowTooLarge, FlowValue, FunctionFacts
 from .subclasses import TOO_GENERAL_MODULES, DynamicSubclasses
 from .reaching import Assigned
@@ -45,19 +43,8 @@ from .reaching import Assigned
 if TYPE_CHECKING:
     from .flow import FlowAnalysis
 
-#: Kinds of dynamic class, by what an implicit conversion does to their instances
-#: (``proxy_types/_table.py`` says what each operation does to each kind):
-#: "own" raises, "torch" and "guarded" install a guard, "silent" returns the trace-time value.
-OWN, TORCH, GUARDED, SILENT = "own", "torch", "guarded", "silent"
 _TORCH_CLASSES = frozenset(name for name in DEFAULT_DYNAMIC_CLASSES if name.startswith("torch."))
 
-
-class Dynamic(NamedTuple):
-    """A dynamic number a value may be: the class as shown, its kind, and why."""
-
-    name: str
-    kind: str
-    reason: Reason
 
 _Found = TypeVar("_Found")
 
@@ -84,7 +71,6 @@ def first_in_members(
 
 
 _LITERAL_CLASSES = SUBCLASSABLE_NUMBER_BUILTINS | {"builtins.object"}
-_NUMBER_LITERALS = (IntExpr, FloatExpr, ComplexExpr)
 
 
 class DynamicClasses:
@@ -262,20 +248,31 @@ def expression_type(api: CheckerPluginInterface, expr: Expression, *,
         return api.get_expression_type(expr)
 
 
+class Asked(NamedTuple):
+    """How a check asks :func:`dynamic_in_expression`; each field is explained there."""
+
+    types: Sequence[Type] | None = None
+    include_top: bool = False
+    where: Callable[[TypeInfo], bool] | None = None
+    python_types: Collection[str] | None = None
+    check: Expression | None = None
+    lookup: Callable[[Expression], Type | None] | None = None
+    presumes_number: bool = True
+    follow_flows: bool = True
+    checked: bool = False
+
+
+#: An expression mypy has checked already (the arguments of a call, by its return hook).
+CHECKED = Asked(checked=True)
+#: Such an expression, used where any object will do (a dict key, a truth test).
+CHECKED_ANY_OBJECT = Asked(presumes_number=False, checked=True)
+
+
 def dynamic_in_expression(
     api: CheckerPluginInterface | SemanticAnalyzer,
     expr: Expression | None,
     dynamic: DynamicClasses,
-    *,
-    types: Sequence[Type] | None = None,
-    include_top: bool = False,
-    where: Callable[[TypeInfo], bool] | None = None,
-    python_types: Collection[str] | None = None,
-    check: Expression | None = None,
-    lookup: Callable[[Expression], Type | None] | None = None,
-    presumes_number: bool = True,
-    follow_flows: bool = True,
-    checked: bool = False,
+    asked: Asked = Asked(),
 ) -> Dynamic | None:
     """The dynamic number ``expr`` may evaluate to, and why; None if it holds none.
 
@@ -307,13 +304,15 @@ def dynamic_in_expression(
     already, as it has the arguments of a call by its return hook
     (:func:`expression_type`).
     """
-    if expr is not None and dynamic.literals_static and _is_number_literal(expr):
+    types, include_top, where, python_types, check, lookup, presumes_number, follow_flows, \
+        checked = asked
+    if expr is not None and dynamic.literals_static and is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
-            found = dynamic_in_expression(api, part, dynamic, lookup=lookup,
-                                          follow_flows=follow_flows, checked=checked) \
-                if part is not None else None
+            found = dynamic_in_expression(
+                api, part, dynamic, Asked(lookup=lookup, follow_flows=follow_flows,
+                                          checked=checked)) if part is not None else None
             if found is not None:
                 return found
         return None
@@ -404,9 +403,7 @@ class _Site:
 
     @cached_property
     def tree(self) -> MypyFile | None:
-        if isinstance(self.api, SemanticAnalyzer):
-            return compat.analyzed_module(self.api)
-        return current_file(self.api)
+        return current_module(self.api)
 
     @property
     def modules(self) -> dict[str, MypyFile]:
@@ -493,8 +490,3 @@ def _types_of(api: CheckerPluginInterface | SemanticAnalyzer, expr: Expression,
 _IDENTITY_OR_MEMBERSHIP = frozenset({"is", "is not", "in", "not in"})
 
 
-def _is_number_literal(expr: Expression) -> bool:
-    """``1``, ``2.5``, ``-1`` and the like."""
-    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
-        expr = expr.expr
-    return isinstance(expr, _NUMBER_LITERALS)

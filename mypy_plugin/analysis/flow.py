@@ -32,7 +32,6 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FakeInfo,
-    FloatExpr,
     FuncDef,
     GeneratorExpr,
     IndexExpr,
@@ -77,6 +76,8 @@ from ..constants import (
 )
 from ..number_table import table as _table
 from ..findings import Reason
+from .kinds import GUARDED, SILENT, TORCH, Dynamic
+from .literals import is_number_literal
 from .walk import walk as walk_tree
 from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
 from .reaching import Assigned, Augmented, Binding, Definition, FunctionWalk, Param
@@ -85,7 +86,7 @@ from .sources_sinks import DATA_DEPENDENT_METHODS
 
 if TYPE_CHECKING:
     from ..config import ProxyTypesConfig
-    from .dynamic import Dynamic, DynamicClasses
+    from .dynamic import DynamicClasses
 
 #: Depth marker: the value and its items at every depth (``Any``, no annotation).
 EVERY_DEPTH = -1
@@ -166,7 +167,7 @@ class Flow(NamedTuple):
         right whatever its declared type.
         """
         candidates = _STANDS_FOR[self.python_type]
-        if self.dynamic.kind == "torch":
+        if self.dynamic.kind == TORCH:
             candidates = candidates - {"complex"}
         return not candidates.isdisjoint(python_types)
 
@@ -291,11 +292,11 @@ class FlowAnalysis:
         # A flow has no class of its own: it is shown as the first configured class.
         self._configured_name = configured[0].rpartition(".")[2] if configured else ""
         guarded = bool(configured) and all(name in dynamic.guarded for name in configured)
-        self._configured_kind = "guarded" if guarded else "silent"
+        self._configured_kind = GUARDED if guarded else SILENT
         #: The kinds (``Dynamic.kind``) of the dynamic numbers flows may find.
         self.kinds = frozenset(
-            ([self._configured_kind if configured else "torch"] if self.traces_functions else [])
-            + (["torch"] if self.symbolic_shapes else []))
+            ([self._configured_kind if configured else TORCH] if self.traces_functions else [])
+            + ([TORCH] if self.symbolic_shapes else []))
         # module -> (its tree, facts per function); a new tree (a re-check) starts afresh
         self._facts: dict[str, tuple[MypyFile, dict[FuncDef, FunctionFacts]]] = {}
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}
@@ -415,26 +416,20 @@ class FlowAnalysis:
 
     def flow_dynamic(self, python_type: str, reason: Reason) -> Dynamic:
         """The dynamic number a flow-sourced value of ``python_type`` stands for."""
-        from .dynamic import Dynamic
-
         if self._configured_name:
             return Dynamic(self._configured_name, self._configured_kind, reason)
-        return Dynamic(_TORCH_NAME.get(python_type, "SymInt | SymFloat"), "torch", reason)
+        return Dynamic(_TORCH_NAME.get(python_type, "SymInt | SymFloat"), TORCH, reason)
 
     def data_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
         """A number read from a tensor's data: data-dependent (unbacked) when traced."""
-        from .dynamic import Dynamic
-
         reason = Reason("shape", f'"{spelled}" is read from tensor data, a data-dependent '
                                  "number under dynamic shapes (symbolic_shapes)")
-        return Flow(Dynamic("SymInt | SymFloat", "torch", reason), depths, "number")
+        return Flow(Dynamic("SymInt | SymFloat", TORCH, reason), depths, "number")
 
     def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
-        from .dynamic import Dynamic
-
         reason = Reason("shape", f'"{spelled}" is a tensor size, symbolic under dynamic '
                                  "shapes (symbolic_shapes)")
-        return Flow(Dynamic("SymInt", "torch", reason), depths, "int")
+        return Flow(Dynamic("SymInt", TORCH, reason), depths, "int")
 
     # -- narrowing (for the walk) ----------------------------------------------------
 
@@ -588,7 +583,7 @@ class Evaluator:
         if isinstance(expr, OpExpr):
             combined = union(self.flow(expr.left), self.flow(expr.right))
             if combined is not None and expr.op not in ("and", "or") and (
-                    _is_number_literal(expr.left) or _is_number_literal(expr.right)):
+                    is_number_literal(expr.left) or is_number_literal(expr.right)):
                 combined = combined._replace(typed=True)  # `x + 1`: x is a number
             return combined
         if isinstance(expr, UnaryExpr):
@@ -597,7 +592,7 @@ class Evaluator:
             if any(op in ("is", "is not", "in", "not in") for op in expr.operators) or any(
                     isinstance(operand, (StrExpr, BytesExpr)) for operand in expr.operands):
                 return None  # identity, membership, or `padding == "same"`: no number compared
-            literal = any(_is_number_literal(operand) for operand in expr.operands)
+            literal = any(is_number_literal(operand) for operand in expr.operands)
             for operand in expr.operands:
                 compared = self.flow(operand)
                 if compared is not None and compared.is_value:
@@ -948,12 +943,6 @@ def _function_label(function: FuncDef) -> str:
     if _is_method(function):
         return f"{function.info.name}.{function.name}"
     return function.name
-
-
-def _is_number_literal(expr: Expression) -> bool:
-    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
-        expr = expr.expr
-    return isinstance(expr, (IntExpr, FloatExpr))
 
 
 def _spelled(expr: Expression) -> str:

@@ -1,9 +1,11 @@
 """The one walk over mypy's syntax trees that every check uses.
 
-A hand-written walk: compiled mypy refuses interpreted subclasses of its
-visitor traits.  It reads each node class's child attributes once, from the
-compiled class's attribute list (or ``__slots__``), minus the links back into
-the symbol graph.
+A hand-written walk: compiled mypy lets Python code subclass its visitors
+(``TraverserVisitor``) but not build one: on mypy 1.11.2 and 2.4.1 instantiating
+such a subclass raises "interpreted classes cannot inherit from compiled traits"
+(``tests/plugin/test_walk.py``).  It reads each node class's child attributes
+once, from the compiled class's attribute list (or ``__slots__``), minus the
+links back into the symbol graph.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def walk(root: object, descend: Callable[[Node], bool]) -> Iterator[Node]:
     """``root`` (a node, or a list of them) and the tree nodes below it, in source
     order, entering a node's children only if ``descend`` (the root's always).
 
-    A hand-written walk: compiled mypy refuses interpreted visitor subclasses.
+    A hand-written walk: compiled mypy cannot instantiate an interpreted subclass of
+    its visitors (see the module's docstring).
     """
     seen: set[int] = set()
     if isinstance(root, _TREE_NODES):

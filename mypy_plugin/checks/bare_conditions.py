@@ -46,53 +46,49 @@ from ..number_table import table as _table
 from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import DYNAMIC_BOOL_CLASSES, TRUTH_TEST_OPERATION
-from .comparisons import also_truth_tested, truth_tested_by
-from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
+from ..analysis.truth import also_truth_tested, truth_tested_by
+from ..analysis.semanal import semantic_analyzer
 from ..analysis.imports import names_bound_by
 from ..analysis.walk import walk
+from ..hooks import TYPE_ANALYZE, Env, Hook
 
 #: Those that lack ``__bool__`` in their stubs, so ``truthy-bool`` reports them.
 _WITHOUT_BOOL_DUNDER = frozenset(kind.fullname for kind in _table.OWN_DYNAMIC_TYPES)
 
 
-class BareConditionChecker:
-    """The type-analysis hook for dynamic bool classes, reporting bare-name conditions."""
+#: The analysis of a dynamic bool class's name (an annotation).
+HOOKS = (Hook(TYPE_ANALYZE, names=DYNAMIC_BOOL_CLASSES),)
 
-    def __init__(self) -> None:
-        self.default_analysis = DefaultAnalysis()
 
-    def wants(self, fullname: str) -> bool:
-        """True if ``fullname`` is a dynamic bool class whose analysis we watch."""
-        return fullname in DYNAMIC_BOOL_CLASSES and not self.default_analysis.active
+def check(ctx: AnalyzeTypeContext, env: Env) -> None:
+    """Report the bare conditions on the parameter annotated by ``ctx.type``.
 
-    def check(self, ctx: AnalyzeTypeContext, fullname: str) -> None:
-        """Report the bare conditions on the parameter annotated by ``ctx.type``.
-
-        Runs after mypy's own analysis of the type (``default_analysis``).
-        """
-        semanal = semantic_analyzer(ctx)
-        if semanal is None:
-            return
-        if fullname in _WITHOUT_BOOL_DUNDER and compat.error_code_enabled(
-            ctx.api, errorcodes.TRUTHY_BOOL
-        ):
-            return  # mypy reports these itself
-        statement = compat.analyzed_statement(semanal)
-        function = statement.func if isinstance(statement, Decorator) else statement
-        if not isinstance(function, FuncDef):
-            return
-        parameter = _parameter_annotated_by(function, ctx)
-        if parameter is None or parameter in _names_bound_in(function):
-            return
-        outcome = _table.outcome(TRUTH_TEST_OPERATION, _table.dynamic_kind(fullname), "bool")
-        if errors.code_of(outcome) is None:
-            return
-        for condition in _tested_expressions(function):
-            if isinstance(condition, NameExpr) and condition.name == parameter:
-                errors.dynamic_bool_condition(
-                    ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname],
-                    outcome=outcome,
-                )
+    Runs after mypy's own analysis of the type.
+    """
+    fullname = env.fullname
+    semanal = semantic_analyzer(ctx)
+    if semanal is None:
+        return
+    if fullname in _WITHOUT_BOOL_DUNDER and compat.error_code_enabled(
+        ctx.api, errorcodes.TRUTHY_BOOL
+    ):
+        return  # mypy reports these itself
+    statement = compat.analyzed_statement(semanal)
+    function = statement.func if isinstance(statement, Decorator) else statement
+    if not isinstance(function, FuncDef):
+        return
+    parameter = _parameter_annotated_by(function, ctx)
+    if parameter is None or parameter in _names_bound_in(function):
+        return
+    outcome = _table.outcome(TRUTH_TEST_OPERATION, _table.dynamic_kind(fullname), "bool")
+    if errors.code_of(outcome) is None:
+        return
+    for condition in _tested_expressions(function):
+        if isinstance(condition, NameExpr) and condition.name == parameter:
+            errors.dynamic_bool_condition(
+                ctx.api, condition, parameter, DYNAMIC_BOOL_CLASSES[fullname],
+                outcome=outcome,
+            )
 
 
 def _parameter_annotated_by(function: FuncDef, ctx: AnalyzeTypeContext) -> str | None:

@@ -8,8 +8,10 @@ from mypy.types import CallableType, Instance, Overloaded, TypeType, get_proper_
 
 from .. import errors
 from ..config import ProxyTypesConfig
-from ..constants import STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
+from ..constants import ABC_REGISTER_METHODS, STATIC_NUMBER_ABCS, STATIC_NUMBER_CLASSES
+from ..gate import RUNS_EVERYWHERE
 from ..analysis.dynamic import DynamicClasses
+from ..hooks import BASE_CLASS, METHOD, Env, Hook, Shared
 
 
 def check_class_bases(
@@ -58,3 +60,23 @@ def _first_in_mro(info: TypeInfo, names: frozenset[str]) -> str | None:
         if base.fullname in names:
             return base.name
     return None
+
+
+def _number_classes(shared: Shared) -> frozenset[str]:
+    # Every offending class lists a static number class or a known dynamic one among
+    # its bases (base class hooks are keyed by the base named in the class statement).
+    return STATIC_NUMBER_CLASSES | shared.dynamic_fullnames
+
+
+#: A class definition is wrong wherever it is written: exempt modules too.
+HOOKS = (
+    Hook(BASE_CLASS, names=_number_classes, runs=RUNS_EVERYWHERE),
+    Hook(METHOD, names=ABC_REGISTER_METHODS, runs=RUNS_EVERYWHERE),
+)
+
+
+def check(ctx: ClassDefContext | MethodContext, env: Env) -> None:
+    if isinstance(ctx, MethodContext):
+        check_abc_register(ctx, env.config, env.dynamic)
+    else:
+        check_class_bases(ctx, env.config, env.dynamic)

@@ -16,7 +16,6 @@ from an entry point (:mod:`..analysis.entry_points`) or named by
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from mypy.nodes import (
     CallExpr,
@@ -33,28 +32,17 @@ from mypy.plugin import FunctionContext, MethodContext
 
 from .. import _mypy_compat as compat
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.entry_points import EntryPoints
-from ..analysis.flow import FlowAnalysis
+from ..analysis.classes import isinstance_functions
+from ..analysis.cross_call import call_site_env, in_python_source, in_traced_code
+from ..analysis.dynamic import CHECKED, dynamic_in_expression
+from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
-from ..analysis.summaries import SinkPath, Summaries, Target, module_of, target_of
+from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
-from .severity import value_read_outcome
-
-#: The hooks this check runs under: calls of functions and methods with Python source.
-HOOKS = {"function": "callee with Python source", "method": "callee with Python source"}
+from ..hooks import FUNCTION, METHOD, Env, Hook
 
 #: Flow sources that make a value dynamic only where a compiler traces the code.
 _TRACED_ONLY_SOURCES = frozenset({"flow", "shape"})
-
-
-class CallSiteEnv(NamedTuple):
-    """What the check needs from the plugin (one per plugin instance)."""
-
-    dynamic: DynamicClasses
-    flow: FlowAnalysis | None
-    summaries: Summaries
-    entry_points: EntryPoints
 
 
 def target_for(fullname: str, modules: Mapping[str, MypyFile] | None) -> Target | None:
@@ -78,24 +66,54 @@ def target_for(fullname: str, modules: Mapping[str, MypyFile] | None) -> Target 
     return target_of(node, modules)
 
 
-def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target) -> None:
-    """Report each maybe-dynamic argument whose parameter reaches a sink in ``target``."""
+def _targets(env: Env) -> dict[str, Target | None]:
+    """The callee of each hooked name, worked out at its lookup (once per name)."""
+    return {}
+
+
+def _calls_python_source(env: Env) -> bool:
+    """True for a call of a function with Python source (builtins and stubs have none),
+    unless the settings name it as a helper the plugin checks as such."""
+    fullname = env.fullname
+    modules = env.shared.build_modules()
+    if not in_python_source(fullname, modules) or fullname in env.config.concretizing_functions \
+            or fullname in isinstance_functions(env.config):
+        return False
+    target = env.state(_targets)[fullname] = target_for(fullname, modules)
+    return target is not None
+
+
+def _every_call(fullname: str) -> bool:
+    return True
+
+
+#: Calls of functions and methods with Python source, decided one name at a time.
+HOOKS = (
+    Hook(FUNCTION, matches=_every_call, wanted=_calls_python_source),
+    Hook(METHOD, matches=_every_call, wanted=_calls_python_source),
+)
+
+
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    """Report each maybe-dynamic argument whose parameter reaches a sink in the callee."""
+    target = env.state(_targets).get(env.fullname)
     api = ctx.api
-    if not isinstance(ctx.context, CallExpr):
+    if target is None or not isinstance(ctx.context, CallExpr):
         return
-    if not env.dynamic.flows_anywhere and not any(
-            dynamic_in_expression(api, actual, env.dynamic, checked=True) is not None
+    sites = env.state(call_site_env)
+    if not sites.dynamic.flows_anywhere and not any(
+            dynamic_in_expression(api, actual, sites.dynamic, CHECKED) is not None
             for actuals in ctx.args for actual in actuals):
         # Speed trick: without flows only declared types make arguments dynamic, which
         # is cheaper to ask than a summary (a parse of the callee's file) for nearly
         # every call.
         return
     modules = compat.checker_modules(api)
-    summary = env.summaries.summary(target, modules)
+    summary = sites.summaries.summary(target, modules)
     if not summary:
         return
     chain = compat.enclosing_functions(api)
-    if chain and env.entry_points.untraced_at(chain[-1], ctx.context.line):
+    if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
     for name, actuals in zip(ctx.callee_arg_names, ctx.args):
@@ -103,12 +121,12 @@ def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target
         if path is None or name is None:
             continue
         for actual in actuals:
-            found = dynamic_in_expression(api, actual, env.dynamic, checked=True)
+            found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
                 continue
             if found.reason.source in _TRACED_ONLY_SOURCES:
                 if traced is None:
-                    traced = in_traced_code(ctx, env)
+                    traced = in_traced_code(ctx, sites)
                 if not traced:
                     continue
             code = PROXY_ISINSTANCE.code if path.kind == ISINSTANCE \
@@ -119,21 +137,6 @@ def check(ctx: FunctionContext | MethodContext, env: CallSiteEnv, target: Target
                                      _argument_shown(actual, name), found.name, code,
                                      _path_data(path), reason=found.reason)
             break
-
-
-def in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv) -> bool:
-    """True if the call is in code a compiler runs (entry points, ``traced_functions``),
-    outside its eager-only branches."""
-    modules = compat.checker_modules(ctx.api)
-    chain = compat.enclosing_functions(ctx.api)
-    tree = compat.checked_tree(ctx.api)
-    if not chain or tree is None:
-        return False
-    if env.flow is not None and env.flow.is_traced(chain, tree):
-        return True
-    traced = env.entry_points.traced(tree, modules)
-    return any(function in traced for function in chain) \
-        and not env.entry_points.untraced_at(chain[-1], ctx.context.line)
 
 
 def _callee_shown(target: Target) -> str:

@@ -40,11 +40,13 @@ from ..number_table import table as _table
 from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
-from ..analysis.semanal import DefaultAnalysis, semantic_analyzer
+from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression
+from ..analysis.context import current_module
+from ..analysis.semanal import semantic_analyzer
 from ..gate import ReportGate
 from ..analysis.imports import imports_of
 from ..analysis.walk import walk
+from ..hooks import TYPE_ANALYZE, Env, Hook
 
 #: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
 _CAST_MODULES = frozenset({"typing", "typing_extensions"})
@@ -67,7 +69,6 @@ class CastChecker:
     def __init__(self, gate: ReportGate, dynamic: DynamicClasses) -> None:
         self.dynamic = dynamic
         self.gate = gate
-        self.default_analysis = DefaultAnalysis()
         # The calls in the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.
         self._statement: Node | None = None
@@ -80,10 +81,9 @@ class CastChecker:
         Not in a module that cannot call cast(): most modules, whose number
         annotations mypy then analyzes without the plugin re-entering it.
         """
-        if fullname not in STATIC_NUMBER_CLASSES or self.default_analysis.active:
+        if fullname not in STATIC_NUMBER_CLASSES:
             return False
-        semanal = self.gate.analyzer
-        tree = compat.analyzed_module(semanal) if semanal is not None else None
+        tree = current_module(self.gate.analyzer)
         return tree is None or self._module_imports_cast(tree)
 
     def _module_imports_cast(self, tree: MypyFile) -> bool:
@@ -100,7 +100,7 @@ class CastChecker:
     def check(self, ctx: AnalyzeTypeContext) -> None:
         """Report the cast whose target ``ctx.type`` is, if it casts a dynamic number.
 
-        Runs after mypy's own analysis of the type (``default_analysis``).
+        Runs after mypy's own analysis of the type.
         """
         semanal = semantic_analyzer(ctx)
         if semanal is None:
@@ -111,9 +111,8 @@ class CastChecker:
         targets = _static_targets(semanal, cast.type, ctx.type)
         if not targets:
             return
-        found = dynamic_in_expression(semanal, cast.expr, self.dynamic,
-                                      types=[declared_type(cast.expr) or NoneType()],
-                                      lookup=declared_type)
+        found = dynamic_in_expression(semanal, cast.expr, self.dynamic, Asked(
+            types=[declared_type(cast.expr) or NoneType()], lookup=declared_type))
         if found is not None:
             errors.static_cast(ctx.api, cast, tuple(targets), found.name, reason=found.reason)
 
@@ -177,6 +176,22 @@ def _static_targets(semanal: SemanticAnalyzer, target: Type, analyzing: UnboundT
         names.append(symbol.fullname.rpartition(".")[2])
     return names if first is analyzing else []
 
+
+
+def _checker(env: Env) -> CastChecker:
+    return CastChecker(env.gate, env.dynamic)
+
+
+def _wanted(env: Env) -> bool:
+    return env.state(_checker).wants(env.fullname)
+
+
+#: The analysis of a static number class's name, also as the target of a cast().
+HOOKS = (Hook(TYPE_ANALYZE, names=STATIC_NUMBER_CLASSES, wanted=_wanted),)
+
+
+def check(ctx: AnalyzeTypeContext, env: Env) -> None:
+    env.state(_checker).check(ctx)
 
 def declared_type(expr: Expression) -> Type | None:
     """The type ``expr`` is declared to have, as far as semantic analysis knows it."""

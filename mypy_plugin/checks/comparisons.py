@@ -8,47 +8,26 @@ report the comparison if it stands at one of those spans.
 
 from __future__ import annotations
 
-import math
-
-from mypy.nodes import (
-    CallExpr,
-    ComparisonExpr,
-    FloatExpr,
-    IntExpr,
-    RefExpr,
-    StrExpr,
-    Node,
-    Statement,
-    AssertStmt,
-    ConditionalExpr,
-    Context,
-    DictionaryComprehension,
-    Expression,
-    GeneratorExpr,
-    IfStmt,
-    MatchStmt,
-    MypyFile,
-    OpExpr,
-    UnaryExpr,
-    WhileStmt,
-)
+from mypy.nodes import Context, Expression, MypyFile, Statement
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.context import current_file
+from ..analysis.context import current_module
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import (
-    Dynamic,
+    Asked,
     DynamicClasses,
     dynamic_in_expression,
     is_requirement,
     reads_of_value,
     repeats_a_guard,
 )
+from ..analysis.kinds import GUARDING_KINDS
+from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
+from ..analysis.truth import also_truth_tested, truth_tested_by
 from ..analysis.walk import StatementLines, everywhere, walk
-from ..constants import TRUTH_TEST_OPERATION
-from ..findings import Reason
-from .severity import flows_may_be_reported, outcome_of
+from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
+from ..hooks import METHOD, Env, Hook
 
 Span = tuple[int, int, int, int]
 
@@ -60,35 +39,6 @@ def _tested_spans(statement: Statement) -> frozenset[Span]:
         for condition in truth_tested_by(node):
             spans.update(span_of(expr) for expr in also_truth_tested(condition))
     return frozenset(spans)
-
-
-def truth_tested_by(node: Node) -> list[Expression]:
-    """The expressions whose truth value ``node`` itself asks for."""
-    if isinstance(node, IfStmt):
-        return list(node.expr)
-    if isinstance(node, (WhileStmt, AssertStmt)):
-        return [node.expr]
-    if isinstance(node, MatchStmt):
-        return [guard for guard in node.guards if guard is not None]
-    if isinstance(node, ConditionalExpr):
-        return [node.cond]
-    if isinstance(node, OpExpr) and node.op in ("and", "or"):
-        # `a and b` always tests `a`; `b` only when the whole is tested.
-        return [node.left]
-    if isinstance(node, UnaryExpr) and node.op == "not":
-        return [node.expr]
-    if isinstance(node, (GeneratorExpr, DictionaryComprehension)):
-        return [c for group in node.condlists for c in group]
-    return []
-
-
-def also_truth_tested(expr: Expression) -> list[Expression]:
-    """``expr`` plus the operands whose truth its own truth test asks for."""
-    if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
-        return [expr, *also_truth_tested(expr.right)]
-    if isinstance(expr, UnaryExpr) and expr.op == "not":
-        return [expr, *also_truth_tested(expr.expr)]
-    return [expr]
 
 
 def span_of(node: Context) -> Span:
@@ -148,14 +98,15 @@ def check_comparison(
     contexts: BooleanContexts,
 ) -> None:
     """Report a comparison with a dynamic operand that Python tests for truth."""
-    tree = current_file(ctx.api)
+    tree = current_module(ctx.api)
     if tree is None:
         return
     operands = [ctx.type, *(arg_type for arg_types in ctx.arg_types for arg_type in arg_types)]
     comparison = ctx.context if isinstance(ctx.context, Expression) else None
     found = dynamic_in_expression(
-        ctx.api, comparison, dynamic, types=operands,
-        follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic))
+        ctx.api, comparison, dynamic, Asked(
+            types=operands,
+            follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic)))
     if found is None:
         return
     if guards_only_a_range(comparison, found):
@@ -183,66 +134,13 @@ def check_comparison(
                                      reason=found.reason)
 
 
-#: Kinds whose comparisons install a guard instead of returning a trace-time answer.
-GUARDING_KINDS = frozenset({"torch", "guarded"})
-#: Sources that make a value only maybe dynamic (its type says static).
-_MAYBE_DYNAMIC = frozenset({"flow", "shape"})
-#: Sizes torch specializes anyway (a symbolic size is assumed to be at least 2).
-_SPECIALIZED_SIZES = frozenset({0, 1})
+#: Every class's rich comparisons (``__lt__``...).
+HOOKS = (Hook(METHOD, matches=is_comparison_method),)
 
 
-def guards_only_a_range(expr: Expression | None, found: Dynamic) -> bool:
-    """True if testing ``expr`` for truth leaves the maybe-dynamic torch number ``found``
-    symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value)."""
-    if found.kind not in GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
-        return False
-    return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason))
+def _contexts(env: Env) -> BooleanContexts:
+    return BooleanContexts()
 
 
-def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
-    """True if ``comparison`` tests equality with a number literal.
-
-    For a maybe-dynamic torch number only such a condition is worth a report: an
-    order comparison installs a range guard and leaves the value symbolic, while
-    ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
-    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
-    so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
-    Sizes compared with a negative literal (the ``-1`` of "not given") are left out
-    too: a size is at least 0 by its value range, so torch decides that with no guard.
-    So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
-    """
-    for operator, left, right in zip(comparison.operators, comparison.operands,
-                                     comparison.operands[1:]):
-        if operator not in ("==", "!="):
-            continue
-        for operand in (left, right):
-            value = _literal_number(operand)
-            if value is None:
-                continue
-            sizes = reason.source == "shape" or reason.sizes
-            if sizes and (value in _SPECIALIZED_SIZES or value < 0) or math.isinf(value):
-                continue
-            return True
-    return False
-
-
-def _literal_number(expr: Expression) -> float | None:
-    """The value of ``3``, ``-1.5``, ``float("inf")`` or ``math.inf``; None for others."""
-    sign = 1
-    if isinstance(expr, UnaryExpr) and expr.op == "-":
-        sign, expr = -1, expr.expr
-    if isinstance(expr, (IntExpr, FloatExpr)):
-        return sign * expr.value
-    if (isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr)
-            and expr.callee.fullname == "builtins.float" and len(expr.args) == 1
-            and isinstance(expr.args[0], StrExpr)):
-        try:
-            return sign * float(expr.args[0].value)
-        except ValueError:
-            return None
-    if isinstance(expr, RefExpr) and expr.fullname in _MATH_CONSTANTS:
-        return sign * _MATH_CONSTANTS[expr.fullname]
-    return None
-
-
-_MATH_CONSTANTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
+def check(ctx: MethodContext, env: Env) -> None:
+    check_comparison(ctx, env.config, env.dynamic, env.state(_contexts))

@@ -10,9 +10,11 @@ from __future__ import annotations
 from mypy.plugin import FunctionContext
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from .severity import value_read_outcome
+from ..constants import DISPLAY_FUNCTIONS, ITEMS_TRUTH_FUNCTIONS, TYPE_FUNCTION
+from ..analysis.severity import value_read_outcome
+from ..hooks import FUNCTION, Env, Hook, Shared
 
 
 def check_concretizing_call(
@@ -22,10 +24,26 @@ def check_concretizing_call(
     shown = f"{fullname.rpartition('.')[2]}()"
     for actuals in ctx.args:
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic, checked=True)
+            found = dynamic_in_expression(ctx.api, actual, dynamic, CHECKED)
             if found is None:
                 continue
             outcome = value_read_outcome(found)
             if errors.code_of(outcome) is not None:
                 errors.concretizing_call(ctx.api, actual, shown, found.name, outcome=outcome,
                                          reason=found.reason)
+
+
+#: Calls other checks already look at as sinks: a helper configured with one of these
+#: names is left to them.
+_OTHER_SINKS = frozenset(DISPLAY_FUNCTIONS) | frozenset(ITEMS_TRUTH_FUNCTIONS) | {TYPE_FUNCTION}
+
+
+def _helpers(shared: Shared) -> frozenset[str]:
+    return frozenset(shared.config.concretizing_functions) - _OTHER_SINKS
+
+
+HOOKS = (Hook(FUNCTION, names=_helpers),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_concretizing_call(ctx, env.fullname, env.config, env.dynamic)

@@ -9,15 +9,23 @@ from mypy.types import CallableType
 from .. import errors
 from ..config import ProxyTypesConfig
 from ..analysis.dynamic import (
+    Asked,
     DynamicClasses,
     dynamic_in_expression,
     expression_type,
     repeats_a_guard,
 )
-from ..constants import FORMAT_OPERATION
+from ..constants import (
+    FORMAT_OPERATION,
+    INDEXING_METHODS,
+    INDEXING_OPERATION,
+    concretizing_operation,
+)
 from ..number_table import table as _table
-from .comparisons import GUARDING_KINDS, guards_only_a_range
-from .severity import flows_may_be_reported, outcome_of, python_type_of_value
+from ..analysis.classes import python_type_of_value
+from ..analysis.kinds import GUARDING_KINDS
+from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
+from ..hooks import FUNCTION_SIGNATURE, METHOD_SIGNATURE, Env, Hook
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
 _TRUTH_TESTS = frozenset({"bool()", "operator.truth()", "operator.not_()"})
@@ -48,9 +56,8 @@ def check_conversion(
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic,
-                                          presumes_number=operation not in _TRUTH_TESTS,
-                                          follow_flows=follow_flows)
+            found = dynamic_in_expression(ctx.api, actual, dynamic, Asked(
+                presumes_number=operation not in _TRUTH_TESTS, follow_flows=follow_flows))
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition
@@ -86,3 +93,20 @@ def _converted_part(
              if part is not None]
     return next((part for part in parts if dynamic_in_expression(ctx.api, part, dynamic)),
                 actual)
+
+
+#: Converting calls (``float(p)``, ``math.sqrt(p)``: any the table names) and indexing of
+#: builtin sequences (``xs[p]``).
+HOOKS = (
+    Hook(FUNCTION_SIGNATURE, matches=lambda fullname: concretizing_operation(fullname) is not None),
+    Hook(METHOD_SIGNATURE, names=INDEXING_METHODS),
+)
+
+
+def check(ctx: FunctionSigContext | MethodSigContext, env: Env) -> CallableType:
+    if isinstance(ctx, MethodSigContext):
+        return check_conversion(ctx, INDEXING_METHODS[env.fullname], env.config, env.dynamic,
+                                INDEXING_OPERATION)
+    operation = concretizing_operation(env.fullname)
+    assert operation is not None  # the hook's names
+    return check_conversion(ctx, operation, env.config, env.dynamic, env.fullname)

@@ -18,10 +18,11 @@ from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, Membe
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from ..constants import FORMAT_OPERATION
-from .severity import reported_outcome
+from ..constants import FORMAT_OPERATION, STR_FORMAT_METHOD
+from ..analysis.severity import reported_outcome
+from ..hooks import METHOD, Env, Hook
 
 #: A field's argument: its position or keyword name.
 ArgumentRef = Union[int, str]
@@ -164,7 +165,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         spec = spec_text(field.spec, lookup)
         if value is None or spec == "":
             continue  # an empty spec names the proxy
-        found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
+        found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
         if found is None:
             continue
         outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,
@@ -172,3 +173,11 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         if outcome is not None:
             errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
                                reason=found.reason)
+
+
+#: mypy also checks every f-string replacement field as a call of ``str.format``.
+HOOKS = (Hook(METHOD, names={STR_FORMAT_METHOD}),)
+
+
+def check(ctx: MethodContext, env: Env) -> None:
+    check_str_format(ctx, env.config, env.dynamic)

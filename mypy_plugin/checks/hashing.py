@@ -14,10 +14,11 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED_ANY_OBJECT, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from ..constants import HASH_OPERATION
-from .severity import reported_outcome
+from ..constants import DISPLAY_FUNCTIONS, HASH_OPERATION, HASHING_METHODS
+from ..analysis.severity import reported_outcome
+from ..hooks import FUNCTION, METHOD, Env, Hook
 
 #: Keys that cannot be numbers: not worth inferring a type for.
 _TEXT = (StrExpr, BytesExpr)
@@ -62,9 +63,22 @@ def _check_hashed(
 ) -> None:
     if isinstance(key, _TEXT):
         return
-    found = dynamic_in_expression(api, key, dynamic, presumes_number=False, checked=True)
+    found = dynamic_in_expression(api, key, dynamic, CHECKED_ANY_OBJECT)
     if found is None:
         return
     outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic, checked=True)
     if outcome is not None:
         errors.hashed(api, key, operation, found.name, outcome=outcome, reason=found.reason)
+
+
+#: mypy checks dict and set displays as calls of made-up functions; hashing methods
+#: are those of the builtin containers.
+HOOKS = (Hook(FUNCTION, names=DISPLAY_FUNCTIONS), Hook(METHOD, names=HASHING_METHODS))
+
+
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    if isinstance(ctx, MethodContext):
+        check_hashing_method(ctx, HASHING_METHODS[env.fullname], env.config, env.dynamic)
+    else:
+        check_display(ctx, env.fullname, DISPLAY_FUNCTIONS[env.fullname], env.config,
+                      env.dynamic)

@@ -25,11 +25,11 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
 from .. import errors
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED_ANY_OBJECT, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from ..constants import TRUTH_TEST_OPERATION
-from .comparisons import guards_only_a_range
-from .severity import reported_outcome, reported_outcome_for_type
+from ..constants import ITEMS_TRUTH_FUNCTIONS, TRUTH_TEST_OPERATION
+from ..analysis.severity import guards_only_a_range, reported_outcome, reported_outcome_for_type
+from ..hooks import FUNCTION, Env, Hook
 
 
 def check_items_truth(
@@ -44,8 +44,7 @@ def check_items_truth(
         _check_item_type(ctx, function, iterable, dynamic)
         return
     for item in items:
-        found = dynamic_in_expression(ctx.api, item, dynamic, presumes_number=False,
-                                      checked=True)
+        found = dynamic_in_expression(ctx.api, item, dynamic, CHECKED_ANY_OBJECT)
         if found is None or (isinstance(item, ComparisonExpr)
                              and guards_only_a_range(item, found)):
             continue  # `all(s > 0 for s in shape)`: a range guard, as in a condition
@@ -91,3 +90,10 @@ def _item_type(ctx: FunctionContext, iterable_type: Type) -> Type | None:
         return None
     mapped = map_instance_to_supertype(proper, iterable_info)
     return mapped.args[0] if mapped.args else None
+
+
+HOOKS = (Hook(FUNCTION, names=ITEMS_TRUTH_FUNCTIONS),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_items_truth(ctx, ITEMS_TRUTH_FUNCTIONS[env.fullname], env.config, env.dynamic)

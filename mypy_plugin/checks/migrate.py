@@ -5,58 +5,32 @@ Legacy proxy classes (``class FloatProxy(NumberProxy, float)``) pass every
 sees these classes (and their subclasses) without their ``int``/``float``/
 ``complex`` and ``numbers`` bases, so every place that relies on the merge
 becomes an ordinary type error.  The hidden bases are kept in the class's
-metadata (mypy caches it), for the checks that must know what is true at runtime.
+metadata (mypy caches it, ``analysis/legacy.py``), for the checks that must
+know what is true at runtime.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import NamedTuple
+from mypy.plugin import ClassDefContext, FunctionContext
 
-from mypy.nodes import CallExpr, Expression, MemberExpr, OpExpr, RefExpr, TypeInfo
-from mypy.plugin import CheckerPluginInterface, ClassDefContext
-from mypy.types import (
-    ProperType,
-    AnyType,
-    Instance,
-    TupleType,
-    Type,
-    TypeType,
-    UnionType,
-    get_proper_type,
-)
-from mypy.typevars import fill_typevars_with_any
+from ..gate import RUNS_EVERYWHERE
 
 from .. import _mypy_compat as compat
 from .. import errors
-from ..analysis.dynamic import first_in_members
+from ..analysis.classes import isinstance_functions, static_classes_checked
+from ..analysis.dynamic import DynamicClasses
+from ..analysis.legacy import (
+    HIDDEN_BASES,
+    LEGACY_BASES_KEY,
+    METADATA_KEY,
+    keep_branch_checked,
+    legacy_match,
+    migrated_class,
+    migrated_member,
+    short_name,
+)
 from ..config import ProxyTypesConfig
-from ..constants import (
-    STATIC_NUMBER_ABCS,
-    STATIC_NUMBER_CLASSES,
-    SUBCLASSABLE_NUMBER_BUILTINS,
-    static_classes_of,
-)
-from ..analysis.dynamic import expression_type
-
-METADATA_KEY = "proxy_types"
-LEGACY_BASES_KEY = "legacy_bases"
-
-#: Bases hidden from a legacy proxy: the subclassable static number classes.
-HIDDEN_BASES: frozenset[str] = STATIC_NUMBER_CLASSES - {"builtins.bool"}
-
-#: Static types a legacy proxy may hide behind (``bool`` cannot be subclassed).
-_COVER_TYPES: frozenset[str] = (
-    SUBCLASSABLE_NUMBER_BUILTINS | STATIC_NUMBER_ABCS | {"builtins.object"}
-)
-
-
-def migrated_class(info: TypeInfo, migrate_classes: frozenset[str]) -> str | None:
-    """Name of the migrate class ``info`` is or derives from, or None."""
-    for base in info.mro or [info]:
-        if base.fullname in migrate_classes:
-            return base.name
-    return None
+from ..hooks import CUSTOMIZE_CLASS_MRO, FUNCTION, Env, Hook, Shared
 
 
 def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
@@ -73,108 +47,57 @@ def hide_static_bases(ctx: ClassDefContext, config: ProxyTypesConfig) -> None:
         return
     names = [base.type.fullname for base in hidden]
     info.metadata.setdefault(METADATA_KEY, {})[LEGACY_BASES_KEY] = names
-    shown = tuple(_short(name) for name in names)  # exempt modules too: proxy-base
+    shown = tuple(short_name(name) for name in names)  # exempt modules too: proxy-base
     errors.legacy_static_base(ctx.api, ctx.cls, info.name, migrate_name, shown)
 
 
-def legacy_bases(info: TypeInfo) -> list[str]:
-    """Static number bases hidden from ``info`` or any of its ancestors."""
-    found: list[str] = []
-    for base in info.mro:
-        names = base.metadata.get(METADATA_KEY, {}).get(LEGACY_BASES_KEY, [])
-        found += [name for name in names if isinstance(name, str) and name not in found]
-    return found
-
-
-class LegacyMatch(NamedTuple):
-    """A legacy proxy class in a checked value whose hidden base makes the check True."""
-
-    info: TypeInfo
-    base: str
-
-
-def legacy_match(subject: Type, checked: list[str]) -> LegacyMatch | None:
-    """The legacy proxy in ``subject`` that is an instance of a ``checked`` class at runtime."""
-
-    def match(proper: ProperType) -> LegacyMatch | None:
-        if isinstance(proper, Instance):
-            for base in legacy_bases(proper.type):
-                if any(name in static_classes_of(base) for name in checked):
-                    return LegacyMatch(proper.type, base)
-        return None
-
-    return first_in_members(subject, match)
-
-
-def migrated_member(subject: Type, migrate_classes: frozenset[str]) -> TypeInfo | None:
-    """A class in ``subject`` under migration (say ``NumberProxy``), whose instances may be
-    legacy proxies that pass a check against static classes through a hidden base."""
-
-    def member(proper: ProperType) -> TypeInfo | None:
-        if isinstance(proper, Instance) and migrated_class(proper.type, migrate_classes):
-            return proper.type
-        return None
-
-    return first_in_members(subject, member)
-
-
-def may_hide_legacy_proxy(subject: Type) -> str | None:
-    """Name of a static type in ``subject`` that a legacy proxy may stand behind.
-
-    ``Literal[...]`` types and final or unrelated classes (``bool``, ``str``) cannot.
-    """
-
-    def cover(proper: ProperType) -> str | None:
-        if isinstance(proper, AnyType):
-            return "Any"
-        if isinstance(proper, Instance) and proper.last_known_value is None:
-            if proper.type.fullname in _COVER_TYPES:
-                return _short(proper.type.fullname)
-        return None
-
-    return first_in_members(subject, cover)
-
-
-#: Standard-library modules whose objects may hand back a number they were given.
-_NUMBER_MODULES = frozenset({"builtins", "numbers", "fractions", "decimal"})
-
-
-def made_by_standard_library(api: CheckerPluginInterface, expr: Expression) -> bool:
-    """True for ``len(x)`` and attributes of standard-library objects (``instr.arg``).
-
-    CPython builds those numbers itself, so they are never a legacy proxy.
-    """
-    if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr):
-        return expr.callee.fullname == "builtins.len"
-    if isinstance(expr, MemberExpr):
-        owner = get_proper_type(expression_type(api, expr.expr))
-        if isinstance(owner, TupleType):  # a NamedTuple such as dis.Instruction
-            owner = owner.partial_fallback
-        if isinstance(owner, Instance):
-            package = owner.type.module_name.partition(".")[0]
-            return package in sys.stdlib_module_names and package not in _NUMBER_MODULES
-    return False
-
-
-def keep_branch_checked(
-    api: CheckerPluginInterface, classes_expr: Expression, legacy: TypeInfo
+def keep_legacy_branches(
+    ctx: FunctionContext, config: ProxyTypesConfig, dynamic: DynamicClasses,
+    positions: tuple[int, int] = (0, 1),
 ) -> None:
-    """Make mypy narrow ``isinstance(p, float)`` to the legacy class instead of Never.
+    """Migration mode: keep ``if isinstance(p, float):`` type-checked for a legacy proxy.
 
-    mypy reads the classes of an isinstance check from the type it stored for the
-    classes argument, after this hook has run; adding ``type[Legacy]`` there keeps
-    the True branch reachable and checked with the proxy's real class.
+    Not a report: with its number base hidden, mypy would narrow a legacy
+    ``FloatProxy`` inside the branch to an impossible type and check nothing
+    there, so this runs in every module, exempt and hidden ones included.
     """
-    target = classes_expr
-    while isinstance(target, OpExpr) and target.op == "|":
-        target = target.right  # mypy reads each operand of `int | float` separately
-    legacy_type = fill_typevars_with_any(legacy)
-    if not isinstance(legacy_type, Instance):
+    checked = static_classes_checked(ctx, config, dynamic, positions)
+    if checked is None:
         return
-    compat.replace_stored_type(
-        api, target, lambda original: UnionType.make_union([original, TypeType(legacy_type)])
-    )
+    classes_expr, static = checked
+    subject = ctx.arg_types[positions[0]][0]
+    legacy = legacy_match(subject, static)
+    if legacy is not None:
+        keep_branch_checked(ctx.api, classes_expr, legacy.info)
+        return
+    # A NumberProxy may be a legacy FloatProxy, which passes the check through its
+    # hidden float base: inside the branch it may still be a proxy (to be converted).
+    migrated = migrated_member(subject, frozenset(config.migrate_classes))
+    if migrated is not None:
+        keep_branch_checked(ctx.api, classes_expr, migrated)
 
 
-def _short(fullname: str) -> str:
-    return fullname.removeprefix("builtins.")
+def _migrating(shared: Shared) -> bool:
+    return bool(shared.config.migrate_classes)
+
+
+def _isinstance_names(shared: Shared) -> list[str]:
+    return [name for name, (function, _) in isinstance_functions(shared.config).items()
+            if function == "isinstance"]
+
+
+#: Both change types rather than report, so they run in every module: the class's
+#: hidden bases, and the branches of ``isinstance(p, float)`` kept checked.
+HOOKS = (
+    Hook(CUSTOMIZE_CLASS_MRO, matches=lambda fullname: True, runs=RUNS_EVERYWHERE,
+         when=_migrating),
+    Hook(FUNCTION, names=_isinstance_names, runs=RUNS_EVERYWHERE, when=_migrating),
+)
+
+
+def check(ctx: ClassDefContext | FunctionContext, env: Env) -> None:
+    if isinstance(ctx, ClassDefContext):
+        hide_static_bases(ctx, env.config)
+        return
+    _, positions = isinstance_functions(env.config)[env.fullname]
+    keep_legacy_branches(ctx, env.config, env.dynamic, positions)

@@ -1,7 +1,7 @@
 """Record dynamic numbers passed to parameters annotated with static number types.
 
 Not a check: mypy reports these calls itself (``arg-type``).  While ``proxy-types
-fix`` collects (``findings.collecting_arguments``), this records each one as
+fix`` collects (``collectors.collecting_arguments``), this records each one as
 data, at the argument's position, so ``fix`` can rewrite the callee's
 annotation without reading mypy's wording.
 """
@@ -13,16 +13,18 @@ from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import CallableType, Instance, Overloaded, Type, UnionType, get_proper_type
 
 from .. import _mypy_compat as compat
-from .. import findings
+from .. import collectors, findings
 from ..analysis.dynamic import DynamicClasses
 from ..constants import STATIC_NUMBER_CLASSES
+from ..gate import RUNS_WHERE_VISIBLE
+from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 
 def record_passed_arguments(ctx: FunctionContext | MethodContext,
                             dynamic: DynamicClasses) -> None:
     """Keep a :class:`findings.PassedArgument` for each dynamic argument of a static parameter."""
     path = compat.current_path(ctx.api)
-    findings.note_checked_file(path)
+    collectors.note_checked_file(path)
     call = ctx.context
     if not isinstance(call, CallExpr):
         return
@@ -60,7 +62,7 @@ def _keep(call: CallExpr, actuals: list[Expression], actual_types: list[Type],
         position = _position_in(call, actual)
         if not names or position is None:
             continue
-        findings.keep_argument(findings.PassedArgument(
+        collectors.keep_argument(findings.PassedArgument(
             function=function, cls=cls, number=position + 1,
             keyword=call.arg_names[position], dynamic=names,
             file=path, line=actual.line, column=actual.column, unsupported=unsupported))
@@ -103,3 +105,22 @@ def _position_in(call: CallExpr, actual: Expression) -> int | None:
         if argument is actual:
             return position
     return None
+
+
+def _recording(shared: Shared) -> bool:
+    return shared.record_arguments
+
+
+def _every_call(fullname: str) -> bool:
+    return True
+
+
+#: While ``fix`` collects (``collectors.recording_arguments``), every call is hooked.
+HOOKS = (
+    Hook(FUNCTION, matches=_every_call, runs=RUNS_WHERE_VISIBLE, when=_recording),
+    Hook(METHOD, matches=_every_call, runs=RUNS_WHERE_VISIBLE, when=_recording),
+)
+
+
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    record_passed_arguments(ctx, env.dynamic)

@@ -12,20 +12,36 @@ from mypy.nodes import CallExpr
 from mypy.plugin import FunctionContext
 
 from .. import errors
-from ..analysis.dynamic import Dynamic, dynamic_in_expression, expression_type
+from ..analysis.classes import isinstance_functions
+from ..analysis.cross_call import call_site_env, in_traced_code
+from ..analysis.dynamic import Asked, dynamic_in_expression, expression_type
 from ..analysis.flow import _TENSOR_BASES, _has_base
+from ..analysis.kinds import Dynamic
+from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import SIZE_SINK_FUNCTIONS
-from .call_sites import CallSiteEnv, in_traced_code
-from .severity import value_read_outcome
-
-#: The hooks this check runs under.
-HOOKS = {"function": tuple(SIZE_SINK_FUNCTIONS)}
+from ..hooks import FUNCTION, Env, Hook, Shared
 
 
-def check(ctx: FunctionContext, env: CallSiteEnv, fullname: str) -> None:
+def _size_sinks(shared: Shared) -> frozenset[str]:
+    """The builtins, unless the settings name one as a helper the plugin checks as such."""
+    config = shared.config
+    return frozenset(SIZE_SINK_FUNCTIONS) - frozenset(config.concretizing_functions) \
+        - frozenset(isinstance_functions(config))
+
+
+def _symbolic_shapes(shared: Shared) -> bool:
+    return shared.config.symbolic_shapes
+
+
+HOOKS = (Hook(FUNCTION, names=_size_sinks, when=_symbolic_shapes),)
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
     """Report ``len()`` of a tensor, or ``min``/``max`` over a maybe-dynamic size."""
+    fullname = env.fullname
+    sites = env.state(call_site_env)
     call = ctx.context
-    flow = env.flow
+    flow = sites.flow
     if not isinstance(call, CallExpr) or flow is None or not flow.symbolic_shapes:
         return
     actuals = [actual for group in ctx.args for actual in group]
@@ -40,11 +56,11 @@ def check(ctx: FunctionContext, env: CallSiteEnv, fullname: str) -> None:
         # min(sizes): the items of one iterable argument count (``check`` asks for them)
         items_of = call if len(actuals) == 1 else None
         for actual in actuals:
-            found = found or dynamic_in_expression(ctx.api, actual, env.dynamic, checked=True,
-                                                   check=items_of)
+            found = found or dynamic_in_expression(ctx.api, actual, sites.dynamic,
+                                                   Asked(checked=True, check=items_of))
         if found is not None and found.reason.source != "shape":
             return  # tensor sizes only: a traced function's int parameters are often static
-    if found is None or not in_traced_code(ctx, env):
+    if found is None or not in_traced_code(ctx, sites):
         return
     outcome = value_read_outcome(found)
     if errors.code_of(outcome) is not None:

@@ -27,13 +27,18 @@ from mypy.plugin import FunctionContext
 
 from .. import _mypy_compat as compat
 from .. import errors
-from ..analysis.context import current_file
-from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, expression_type
+from ..analysis.context import current_module
+from ..analysis.dynamic import (
+    CHECKED,
+    DynamicClasses,
+    dynamic_in_expression,
+    expression_type,
+)
 from ..config import ProxyTypesConfig
 from ..analysis.walk import StatementLines, everywhere, walk
-from ..constants import STATIC_NUMBER_CLASSES
-from .isinstance_calls import _is_dynamic_class, checked_classes
-from .severity import python_type_of_value
+from ..constants import STATIC_NUMBER_CLASSES, TYPE_FUNCTION
+from ..analysis.classes import checked_classes, is_dynamic_class, python_type_of_value
+from ..hooks import FUNCTION, Env, Hook
 
 #: Comparison operators that test a type's identity, and those that test membership.
 _IDENTITY = frozenset({"is", "is not", "==", "!="})
@@ -145,13 +150,13 @@ def check_type_call(
     call = ctx.context
     if not (isinstance(call, CallExpr) and call.arg_kinds == [ARG_POS]):
         return
-    tree = current_file(ctx.api)
+    tree = current_module(ctx.api)
     if tree is None:
         return
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.
     value = call.args[0]
-    found = dynamic_in_expression(ctx.api, value, dynamic, checked=True)
+    found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
     if found is None and config.strict_isinstance:
         found = dynamic.describe(expression_type(ctx.api, value, checked=True),
                                  include_top=True)
@@ -165,7 +170,7 @@ def check_type_call(
     if not classes:
         return
     static = tuple(name for name in classes if name in STATIC_NUMBER_CLASSES)
-    if not static or any(_is_dynamic_class(name, ctx.api, dynamic) for name in classes):
+    if not static or any(is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
     if all(name == "builtins.bool" for name in static) and python_type_of_value(
         expression_type(ctx.api, value, checked=True), dynamic
@@ -187,3 +192,14 @@ def _compared_classes(ctx: FunctionContext, operator: str, other: Expression) ->
             names += found
         return names
     return None
+
+
+HOOKS = (Hook(FUNCTION, names={TYPE_FUNCTION}),)
+
+
+def _comparisons(env: Env) -> TypeComparisons:
+    return TypeComparisons()
+
+
+def check(ctx: FunctionContext, env: Env) -> None:
+    check_type_call(ctx, env.config, env.dynamic, env.state(_comparisons))

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import collectors
-from .. import findings as plugin_findings
-from ..findings import ArgumentRecords, PassedArgument, Reason, Report
+from ..collectors import ArgumentRecords
+from ..findings import PassedArgument, Reason, Report
 from ..presets import Preset
 from .common import (
     EXIT_INTERNAL,
@@ -278,16 +278,16 @@ def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) ->
     checked again.
     """
     def recording() -> AbstractContextManager[ArgumentRecords | None]:
-        return plugin_findings.collecting_arguments() if record_arguments else nullcontext()
+        return collectors.collecting_arguments() if record_arguments else nullcontext()
 
-    with (recording() as records, plugin_findings.collecting() as reports,
+    with (recording() as records, collectors.collecting() as reports,
           collectors.counting_hidden()):
         stdout, stderr, status = run_mypy(arguments)
     unreported = files_without_reports(stdout, reports, records)
     passed = records.passed if records is not None else []
     if unreported and status != EXIT_USAGE:
         with (recording() as again_records,
-              plugin_findings.collecting(recheck=unreported) as again,
+              collectors.collecting(recheck=unreported) as again,
               collectors.counting_hidden()):
             stdout, stderr, status = run_mypy(arguments)
         reports = again + reports

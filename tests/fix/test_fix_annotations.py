@@ -168,12 +168,12 @@ def calls(p: IntegerProxy, q: Optional[FloatProxy], grid: Grid) -> None:
 def test_the_plugin_records_dynamic_numbers_passed_to_static_parameters(tmp_path: Path) -> None:
     from mypy import api
 
-    from mypy_plugin import findings
+    from mypy_plugin import collectors
 
     (tmp_path / "calls.py").write_text(RECORDED_CALLS)
     (tmp_path / "mypy.ini").write_text(
         f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n")
-    with findings.collecting_arguments() as records:
+    with collectors.collecting_arguments() as records:
         stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir",
                                 str(tmp_path / "cache"), "--show-column-numbers",
                                 str(tmp_path / "calls.py")])

@@ -127,14 +127,14 @@ def test_ci_checks_the_oldest_tested_mypy() -> None:
 
 @pytest.mark.parametrize("has_tree", [True, False])
 def test_checker_hooks_ask_the_gate_once_per_module_or_at_every_call_without_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, has_tree: bool,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, has_tree: bool, restored_features: None,
 ) -> None:
     from mypy_plugin.gate import ReportGate
 
-    if not has_tree:  # a mypy whose checker does not name its module
-        monkeypatch.setattr(compat, "CHECKED_TREE_ATTRIBUTE", None)
-        monkeypatch.setattr(compat, "CHECKED_TREE_GETTER", compat._no_checked_tree)
-        monkeypatch.setitem(compat.AVAILABLE, "module of the checked call", False)
+    if not has_tree:  # a mypy whose checker does not name its module: only the probe says so
+        real_probe = compat._has_attribute
+        monkeypatch.setattr(compat, "_has_attribute", lambda module, cls, attribute: (
+            (cls, attribute) != ("TypeChecker", "tree") and real_probe(module, cls, attribute)))
     asked: list[str] = []
     real = ReportGate.in_checker
 

@@ -24,9 +24,10 @@ from mypy.types import Instance, Type
 from mypy_plugin.analysis.dynamic import DynamicClasses
 from mypy_plugin.analysis.imports import MissingModules
 from mypy_plugin.analysis.walk import StatementLines, line_range
-from mypy_plugin.checks.severity import flows_may_be_reported
+from mypy_plugin.analysis.severity import flows_may_be_reported
 from mypy_plugin.constants import TRUTH_TEST_OPERATION
 from mypy_plugin.main import ProxyTypesPlugin
+from mypy_plugin.runner import Part
 from tests.plugin.trees import analyzed_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -302,18 +303,23 @@ def test_missing_module_answers_are_forgotten_when_the_build_changes(program: My
     assert missing.missing("pkg.sub", other_build) == "pkg.sub"
     # A daemon's build changes in place: one module gone, another added (same size).
     del other_build["pkg"]
-    other_build["pkg.sub"] = program
+    other_build["app"] = program
     assert missing.missing("pkg.sub", other_build) == "pkg"
+    # A module under the package is in the build: mypy found it, only left its tree out.
+    del other_build["app"]
+    other_build["pkg.sub"] = program
+    assert missing.missing("pkg.sub", other_build) is None
 
 
 def _missing_by_every_prefix(missing: MissingModules, module: str,
                              modules: dict[str, MypyFile]) -> str | None:
-    """The answer worked out the long way: the first prefix of ``module`` not in the
-    build, if it defines dynamic classes."""
+    """The answer worked out the long way: the first prefix of ``module`` neither in the
+    build nor holding a module of the build (then mypy found the package and only left
+    its tree out), if it defines dynamic classes."""
     parts = module.split(".")
     for end in range(1, len(parts) + 1):
         prefix = ".".join(parts[:end])
-        if prefix not in modules:
+        if prefix not in modules and not any(name.startswith(prefix + ".") for name in modules):
             return prefix if prefix in missing.classes_under else None
     return None
 
@@ -327,9 +333,10 @@ def test_a_package_whose_defining_modules_are_all_built_answers_at_once(
     builds = [
         {},
         {"torch": program, "torch.nn": program},
-        {"pkg": program, "pkg.sub.deep": program},  # pkg.sub missing: a namespace package
+        {"pkg": program, "pkg.sub.deep": program},  # pkg.sub: a namespace package
         {"pkg": program, "pkg.sub": program, "pkg.sub.deep": program, "torch": program},
         {"pkg": program, "pkg.sub": program, "pkg.sub.deep": program, "lib": program},
+        {"pkg": program, "torch": program},  # pkg.sub missing
     ]
     answers = set()
     for build in builds:
@@ -612,10 +619,9 @@ class WhereCheckerHooksRun(ProxyTypesPlugin):
         self.hook_calls: Counter[str] = Counter()
         super().__init__(options)
 
-    def _checker_hook(self, check: str, body: Callable[[Any], Any],
-                      default: Callable[[Any], Any], *args: Any,
-                      **kwargs: Any) -> Callable[[Any], Any]:
-        hook = super()._checker_hook(check, body, default, *args, **kwargs)
+    def _checker_hook(self, parts: list[Part], default: Callable[[Any], Any]
+                      ) -> Callable[[Any], Any]:
+        hook = super()._checker_hook(parts, default)
 
         def counted(ctx: Any) -> Any:
             self.hook_calls[ctx.api.tree.fullname] += 1

@@ -143,5 +143,8 @@ def test_only_the_routing_layer_and_the_gate_decide_which_modules_get_reports() 
         if "cli" not in path.relative_to(plugin).parts
         and any(f"{name}(" in path.read_text() for name in GATING_NAMES)
     )
-    # config.py defines is_exempt/is_installed_library, _mypy_compat reads mypy's verdict.
-    assert deciding == ["_mypy_compat.py", "config.py", "gate.py", "main.py"], deciding
+    # config.py defines is_exempt/is_installed_library, _mypy_compat reads mypy's verdict;
+    # main.py routes, runner.py runs each check under the gate's verdict; entry_points.py
+    # follows calls into checked code only (which functions are traced, not who is told).
+    assert deciding == ["_mypy_compat.py", "analysis/entry_points.py", "config.py", "gate.py",
+                        "main.py", "runner.py"], deciding

@@ -214,3 +214,18 @@ def test_a_long_block_lists_each_statement_once_in_order(tmp_path: Path) -> None
     below = children(function.body)
     assert below == function.body.body and len(below) == count
     assert children(function)[-1] is function.body
+def test_why_the_walk_is_hand_written() -> None:
+    """Compiled mypy lets Python subclass its visitors but not instantiate the subclass
+    (the reason walk.py walks by hand); an interpreted mypy would allow both."""
+    import mypy.traverser
+    from mypy.traverser import TraverserVisitor
+
+    class Names(TraverserVisitor):
+        pass
+
+    compiled = not mypy.traverser.__file__.endswith(".py")
+    if compiled:
+        with pytest.raises(TypeError, match="interpreted classes cannot inherit from compiled"):
+            Names()
+    else:
+        assert isinstance(Names(), TraverserVisitor)

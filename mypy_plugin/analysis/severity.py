@@ -7,43 +7,20 @@ symbolic or only names the value; ``errors.code_of`` turns that into the code.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
-from mypy.nodes import Expression
+from mypy.nodes import ComparisonExpr, Expression
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Instance, ProperType, Type
+from mypy.types import Type
 
-from ..analysis.dynamic import Dynamic, DynamicClasses, expression_type, first_in_members
-from ..constants import DYNAMIC_PYTHON_TYPES, STATIC_BUILTIN_TYPES
 from ..errors import code_of, code_shown
+from ..findings import Reason
 from ..number_table import table as _table
-from .isinstance_calls import python_type_of
-
-
-def python_type_of_value(typ: Type, dynamic: DynamicClasses) -> str:
-    """The Python type ("int", "bool"...) a value of ``typ`` stands for; "number" if unknown.
-
-    A dynamic member of a union decides (``int | SymFloat`` stands for a float
-    when it is dynamic); else a static one, which is what a flow source
-    (an ``int`` parameter of a traced function) is declared as.
-    """
-    def of_dynamic(proper: ProperType) -> str | None:
-        if isinstance(proper, Instance) and any(
-            base.fullname in dynamic.fullnames for base in proper.type.mro
-        ):
-            return python_type_of(proper.type)
-        return None
-
-    def of_static(proper: ProperType) -> str | None:
-        if isinstance(proper, Instance):
-            for base in proper.type.mro:
-                found = STATIC_BUILTIN_TYPES.get(base.fullname) or DYNAMIC_PYTHON_TYPES.get(
-                    base.fullname)
-                if found is not None:
-                    return found
-        return None
-
-    return first_in_members(typ, of_dynamic) or first_in_members(typ, of_static) or "number"
+from .classes import python_type_of_value
+from .dynamic import DynamicClasses, expression_type
+from .kinds import GUARDING_KINDS, Dynamic
+from .literals import real_value
 
 
 def flows_may_be_reported(api: CheckerPluginInterface, operation: str, dynamic: DynamicClasses,
@@ -126,3 +103,44 @@ def value_read_outcome(found: Dynamic) -> str:
     Each kind answers that as it answers a truth test, which every number type supports.
     """
     return outcome_of("truth test", found, "number")
+
+
+#: Sources that make a value only maybe dynamic (its type says static).
+_MAYBE_DYNAMIC = frozenset({"flow", "shape"})
+#: Sizes torch specializes anyway (a symbolic size is assumed to be at least 2).
+_SPECIALIZED_SIZES = frozenset({0, 1})
+
+
+def guards_only_a_range(expr: Expression | None, found: Dynamic) -> bool:
+    """True if testing ``expr`` for truth leaves the maybe-dynamic torch number ``found``
+    symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value)."""
+    if found.kind not in GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
+        return False
+    return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason))
+
+
+def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
+    """True if ``comparison`` tests equality with a number literal.
+
+    For a maybe-dynamic torch number only such a condition is worth a report: an
+    order comparison installs a range guard and leaves the value symbolic, while
+    ``n == 3`` (or ``!=``) taken at trace time pins the traced graph to one value.
+    Tensor sizes compared with 0 or 1 are left out: torch specializes those anyway;
+    so are the items of a sequence-of-int parameter (``output_size``, ``shape``).
+    Sizes compared with a negative literal (the ``-1`` of "not given") are left out
+    too: a size is at least 0 by its value range, so torch decides that with no guard.
+    So is infinity: torch makes no infinite float symbolic, so the guard is a ``Ne``.
+    """
+    for operator, left, right in zip(comparison.operators, comparison.operands,
+                                     comparison.operands[1:]):
+        if operator not in ("==", "!="):
+            continue
+        for operand in (left, right):
+            value = real_value(operand)
+            if value is None:
+                continue
+            sizes = reason.source == "shape" or reason.sizes
+            if sizes and (value in _SPECIALIZED_SIZES or value < 0) or math.isinf(value):
+                continue
+            return True
+    return False

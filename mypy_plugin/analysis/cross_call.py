@@ -1,0 +1,60 @@
+"""What the cross-call checks share for a run (``checks/call_sites.py``,
+``checks/size_sinks.py``): the callees' summaries, the entry points of traced
+code, and whether a call stands in code a compiler runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from mypy.nodes import MypyFile
+from mypy.plugin import FunctionContext, MethodContext
+
+from .. import _mypy_compat as compat
+from .dynamic import DynamicClasses
+from .entry_points import EntryPoints
+from .flow import FlowAnalysis
+from .summaries import Summaries, module_of
+
+if TYPE_CHECKING:
+    from ..hooks import Env
+
+
+class CallSiteEnv(NamedTuple):
+    """What the cross-call checks need, one for the run (:func:`call_site_env`)."""
+
+    dynamic: DynamicClasses
+    flow: FlowAnalysis | None
+    summaries: Summaries
+    entry_points: EntryPoints
+
+
+def call_site_env(env: Env) -> CallSiteEnv:
+    """Built once, as ``env.state(call_site_env)``: both checks share its memos."""
+    dynamic = env.dynamic
+    return CallSiteEnv(dynamic, dynamic.flow, Summaries(),
+                       EntryPoints(env.config.traced_entry_points))
+
+
+def in_python_source(fullname: str, modules: Mapping[str, MypyFile] | None) -> bool:
+    """True if the longest module prefix of ``fullname`` in the build is a ``.py`` file."""
+    if not modules:
+        return False
+    module = module_of(fullname, modules)
+    return module is not None and modules[module].path.endswith(".py")
+
+
+def in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv) -> bool:
+    """True if the call is in code a compiler runs (entry points, ``traced_functions``),
+    outside its eager-only branches."""
+    modules = compat.checker_modules(ctx.api)
+    chain = compat.enclosing_functions(ctx.api)
+    tree = compat.checked_tree(ctx.api)
+    if not chain or tree is None:
+        return False
+    if env.flow is not None and env.flow.is_traced(chain, tree):
+        return True
+    traced = env.entry_points.traced(tree, modules)
+    return any(function in traced for function in chain) \
+        and not env.entry_points.untraced_at(chain[-1], ctx.context.line)
