@@ -86,3 +86,46 @@ def test_every_registered_check_declares_hooks_and_one_entry() -> None:
     modules = {path.stem for path in checks_dir.glob("*.py") if path.stem != "__init__"}
     assert modules == set(registry.CHECKS)  # none forgotten, none listed twice
     assert len(registry.CHECKS) == len(set(registry.CHECKS))
+
+
+HELPERS = """\
+def to_index(value: int) -> int:
+    return int(value)
+
+
+def as_index(value: int) -> int:
+    return int(value)
+"""
+
+CALLER = """\
+from proxy_types import IntegerProxy
+
+from helpers import as_index, to_index
+
+
+def f(p: IntegerProxy, n: int) -> None:
+    to_index(p)  # type: ignore[arg-type]
+    as_index(p)  # type: ignore[arg-type]
+    as_index(n)
+"""
+
+
+def test_a_configured_helper_is_checked_as_such_and_other_callees_by_their_body(
+    tmp_path: Path
+) -> None:
+    """call_sites hooks every callee with Python source, except the helpers the settings
+    name (concretizing_functions), which their own check reports once at the call."""
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "caller.py").write_text(CALLER)
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = mypy_plugin\nmypy_path = {REPO / 'stubs'}\n"
+        "[mypy.plugins.proxy_types]\nconcretizing_functions = helpers.to_index\n")
+    stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir",
+                            str(tmp_path / "cache"), "--no-error-summary",
+                            str(tmp_path / "caller.py"), str(tmp_path / "helpers.py")])
+    reported = [line.split(":", 2)[1:] for line in stdout.splitlines()
+                if line.startswith(str(tmp_path / "caller.py")) and ": error:" in line]
+    lines = [int(line) for line, _ in reported]
+    assert lines == [7, 8], stdout  # once each; as_index(n) passes a static int
+    assert "to_index()" in reported[0][1] and "reaches" not in reported[0][1], stdout
+    assert "as_index(): argument \"p\" reaches int(value)" in reported[1][1], stdout
