@@ -502,6 +502,7 @@ class ProxyTypesPlugin(Plugin):
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self.build_modules = modules
+        collectors.retain(modules)
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -144,3 +145,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+
+
+def console_main() -> NoReturn:
+    """The ``proxy-types`` console script: :func:`main`, then a fast exit.
+
+    mypy's own command leaves without freeing its heap (``os._exit``); run in
+    this process, it cannot, so the builds are kept alive and the process
+    leaves the same way once everything it printed is flushed.  Freeing the
+    trees costs a cold run 35-70% CPU.  Report files are closed by then.
+    """
+    from .. import collectors
+
+    collectors.retain_build(True)
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe: Python's own exit would report it the same way
+        status = status or EXIT_USAGE
+    os._exit(status)
