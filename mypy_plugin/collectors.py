@@ -119,7 +119,7 @@ def keep_argument(passed: PassedArgument) -> None:
             records.passed.append(passed)
 
 
-def cache_data(path: str, is_check: bool, data: object) -> object:
+def cache_data(module: str, path: str, is_check: bool, data: object) -> object:
     """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
 
     ``data`` (the settings) as a rule; when mypy validates the cache of a file
@@ -127,9 +127,53 @@ def cache_data(path: str, is_check: bool, data: object) -> object:
     mypy finds it stale and checks the file again.  What is written stays
     ``data``: the file's interface hash, and so its dependents' cache, stay valid.
     """
+    if _build_notes:
+        note_module(module, path, written=not is_check)
     if is_check and _recheck and _normalized(path) in _recheck:
         return {"recheck": True}
     return data
+
+
+class BuildNotes:
+    """What the command line learns of one mypy run besides its reports."""
+
+    def __init__(self) -> None:
+        #: Every module whose cache mypy read or wrote: file (absolute) -> module name.
+        self.modules: dict[str, str] = {}
+        #: Files (absolute) whose cache this run wrote: mypy checked them.
+        self.written: set[str] = set()
+        #: mypy's cache directory for this Python version; None without a cache.
+        self.cache_dir: str | None = None
+
+
+_build_notes: list[BuildNotes] = []
+
+
+@contextmanager
+def noting_build() -> Iterator[BuildNotes]:
+    """Note the modules and the cache directory of the mypy runs inside the block."""
+    notes = BuildNotes()
+    _build_notes.append(notes)
+    try:
+        yield notes
+    finally:
+        _build_notes.remove(notes)
+
+
+def note_cache(cache_dir: str, python_version: tuple[int, int], incremental: bool) -> None:
+    """The plugin's options: where mypy keeps its cache (none: ``os.devnull``)."""
+    for notes in _build_notes:
+        if incremental and cache_dir and cache_dir != os.devnull:
+            notes.cache_dir = os.path.join(os.path.abspath(cache_dir), "%d.%d" % python_version)
+
+
+def note_module(module: str, path: str, *, written: bool) -> None:
+    """mypy validated (or wrote, ``written``) the cache of ``module`` from ``path``."""
+    for notes in _build_notes:
+        absolute = _normalized(path)
+        notes.modules[absolute] = module
+        if written:
+            notes.written.add(absolute)
 
 
 def _normalized(path: str) -> str:

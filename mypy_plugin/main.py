@@ -248,6 +248,8 @@ class ProxyTypesPlugin(Plugin):
         self._internal_errors: set[tuple[str, str, str]] = set()
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
+        collectors.note_cache(options.cache_dir, options.python_version,
+                              options.incremental and not options.bazel)
         self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
@@ -318,7 +320,7 @@ class ProxyTypesPlugin(Plugin):
         if is_installed_library(ctx.path):
             return None
         # While the command line collects reports, modules with reports are rechecked.
-        return collectors.cache_data(ctx.path, ctx.is_check, self._config_data)
+        return collectors.cache_data(ctx.id, ctx.path, ctx.is_check, self._config_data)
 
     # -- every hook runs through this ---------------------------------------
 

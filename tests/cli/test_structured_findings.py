@@ -240,8 +240,9 @@ def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(
 ) -> None:
     """mypy replays a cached module's errors without checking it: no report is emitted.
 
-    The command line then has mypy check those files again (their cache is
-    found stale); the other modules keep theirs.
+    A cache plain mypy wrote has no stored reports: the command line has mypy
+    check those files again (their cache is found stale); the other modules
+    keep theirs.  The next run finds the reports stored and runs mypy once.
     """
     from mypy import api
 
@@ -249,16 +250,20 @@ def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(
     (project / "clean.py").write_text("x = 1\n", encoding="utf-8")
     monkeypatch.chdir(project)
     monkeypatch.setenv("MYPYPATH", cli_env["MYPYPATH"])
+    cold = run_check(["."], None, str(tmp_path / "cold-cache"))
+    assert cold.rechecked == [] and cold.mypy_runs == 1  # every module checked
     cache = str(tmp_path / "cache")
-    cold = run_check(["."], None, cache)
-    assert cold.rechecked == []  # every module checked: every report collected
     api.run(["--cache-dir", cache, "."])  # plain mypy writes the cache
     warm = run_check(["."], None, cache)
     plugin = [f for f in warm.findings if f.is_plugin_finding]
     assert plugin and all(f.report is not None for f in plugin)
     assert set(warm.rechecked) == {f.file for f in plugin}
     assert "clean.py" not in warm.rechecked
+    assert warm.mypy_runs == 2
     assert [f.as_dict() for f in warm.findings] == [f.as_dict() for f in cold.findings]
+    again = run_check(["."], None, cache)
+    assert again.rechecked == [] and again.mypy_runs == 1
+    assert [f.as_dict() for f in again.findings] == [f.as_dict() for f in cold.findings]
 
 
 # -- --min-confidence ----------------------------------------------------------
