@@ -101,9 +101,13 @@ class MissingModules:
             parts = module.split(".")
             prefixes = self._prefixes[module] = tuple(
                 ".".join(parts[:end]) for end in range(1, len(parts) + 1))
-        for prefix in prefixes:
+        for index, prefix in enumerate(prefixes):
             if prefix in modules:
                 continue
+            # mypy found a module below it, so it found the package too: a warm run
+            # loads no fresh package that no checked module needs.
+            if any(map(modules.__contains__, prefixes[index + 1:])):
+                return None
             return prefix if prefix in self.classes_under else None
         return None
 

@@ -132,3 +132,47 @@ def test_cold_and_warm_commands_print_the_same_bytes(
     assert json.loads(cold.stdout)["findings"]
     assert warm.stdout == cold.stdout
     assert warm.stderr == cold.stderr
+
+
+DYNAMIC_PACKAGE_CONFIG = """\
+[mypy]
+plugins = mypy_plugin
+
+[mypy.plugins.proxy_types]
+dynamic_number_classes = dyn.core.proxies.Num
+"""
+
+USER = """\
+from dyn.core.proxies import Num
+
+
+def is_float(x: float | Num) -> bool:
+    return isinstance(x, float)
+"""
+
+
+def test_after_an_edit_a_warm_check_finds_what_a_cold_one_finds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli_env: dict[str, str]) -> None:
+    """An edit as ``fix`` makes: mypy loads no fresh package that no checked module
+    needs (``dyn`` here), which once read as "Cannot find module dyn"."""
+    root = tmp_path / "project"
+    (root / "dyn" / "core").mkdir(parents=True)
+    (root / "mypy.ini").write_text(DYNAMIC_PACKAGE_CONFIG, encoding="utf-8")
+    for package in ("dyn", "dyn/core"):
+        (root / package / "__init__.py").write_text("", encoding="utf-8")
+    (root / "dyn" / "core" / "proxies.py").write_text(
+        "class Num:\n    def __float__(self) -> float:\n        return 1.0\n", encoding="utf-8")
+    (root / "dyn" / "user.py").write_text(USER, encoding="utf-8")
+    (root / "app.py").write_text(USER, encoding="utf-8")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("MYPYPATH", cli_env["MYPYPATH"])
+    cache = str(tmp_path / "cache")
+    before = run_check(["."], None, cache)
+    assert [(f.file, f.code) for f in before.findings] == [
+        ("app.py", "proxy-isinstance"), ("dyn/user.py", "proxy-isinstance")]
+    (root / "app.py").write_text(USER + "\n\nLIMIT = 3\n", encoding="utf-8")
+    for paths in (["app.py"], ["."]):
+        warm = run_check(paths, None, cache)
+        cold = run_check(paths, None, str(tmp_path / f"cold-{len(paths[0])}"))
+        assert as_data(warm) == as_data(cold)
+        assert "proxy-config" not in {f.code for f in warm.findings}
