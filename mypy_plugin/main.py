@@ -208,6 +208,23 @@ def _check_bare_condition(checker: BareConditionChecker, fullname: str,
     checker.check(ctx, fullname)
 
 
+def _apply_error_codes(options: Options, config: ProxyTypesConfig) -> None:
+    """Turn the plugin codes of the plugin's section on and off in mypy's options.
+
+    mypy processes the ``[mypy]`` codes after loading plugins, so these mix with
+    them as mypy's own do (an enabled code wins); modules' options copy them.
+    """
+    if not config.enable_error_code and not config.disable_error_code:
+        return
+    by_name = {code.code: code for code in _codes.ALL_CODES}
+    for name in config.disable_error_code:
+        options.disabled_error_codes.add(by_name[name])
+        options.enabled_error_codes.discard(by_name[name])
+    for name in config.enable_error_code:
+        options.enabled_error_codes.add(by_name[name])
+        options.disabled_error_codes.discard(by_name[name])
+
+
 def _in_worker_process() -> bool:
     """True in a worker of mypy's parallel checking (the coordinator speaks for the run)."""
     # The coordinator starts each worker as `python -m mypy.build_worker`.
@@ -224,6 +241,7 @@ class ProxyTypesPlugin(Plugin):
         if notices and not _in_worker_process():
             print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
+        _apply_error_codes(options, self.config)
         #: Whether a module gets reports: asked here, before any check runs.
         self.gate = ReportGate(self.config)
         self.dynamic_fullnames = (
@@ -796,7 +814,7 @@ class ProxyTypesPlugin(Plugin):
         """At a checker's first hook in a module: its imports of missing modules."""
         tree = compat.checked_tree(api)
         if tree is not None:
-            self.missing_modules.report(api, tree, self.build_modules)
+            self.missing_modules.report(api, tree, self.build_modules, again=True)
 
     # -- configuration ------------------------------------------------------
 
