@@ -27,10 +27,30 @@ class ArgumentParser(argparse.ArgumentParser):
         raise CommandLineError(f"{message} (see {self.prog} --help)")
 
 
+def guards_in_use() -> str:
+    """Which implementation of ``is_static_number`` / ``is_dynamic_number`` imports here."""
+    from proxy_types import _guards
+
+    if getattr(_guards, "_speedups", None) is not None:
+        return "guards: compiled (proxy_types._speedups)"
+    return ("guards: pure Python (proxy_types._speedups is not built: no C compiler at "
+            "install time?)")
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version and the guards in use (imported only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> NoReturn:
+        print(f"{parser.prog} {tool_version()}\n{guards_in_use()}")
+        parser.exit()
+
+
 def build_parser() -> ArgumentParser:
     """The ``proxy-types`` argument parser with its subcommands."""
     parser = ArgumentParser(prog=PROGRAM, description="Find dynamic numbers treated as static ones.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {tool_version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show the version and whether the guards are compiled, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     commands.required = True
     check = commands.add_parser("check", help="run mypy with the proxy-types plugin")
