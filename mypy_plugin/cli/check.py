@@ -308,16 +308,17 @@ def records_by_file(stdout: str) -> dict[str, list[dict[str, Any]]]:
 def store_reports(stored: ReportCache, by_file: dict[str, list[dict[str, Any]]],
                   reports: Sequence[Report], checked: set[str], replayed: set[str]) -> str | None:
     """Keep the reports of every file mypy checked in this run; a line if that failed."""
+    index = report_index(reports)
+    with_findings = set()
     for file, records in by_file.items():
-        if file in replayed:
-            continue  # its entry is the one just used
         findings = [finding_from_mypy(record) for record in records]
-        attach_reports(findings, reports)
+        attach_reports(findings, index)
         plugin = [f for f in findings if f.is_plugin_finding]
-        if plugin and all(f.report is not None for f in plugin):
+        if plugin:
+            with_findings.add(os.path.abspath(file))
+        if file not in replayed and plugin and all(f.report is not None for f in plugin):
             stored.store(file, records, [f.report for f in plugin if f.report is not None])
-    reported = {os.path.abspath(file) for file in by_file}
-    for file in checked - reported:
+    for file in checked - with_findings:
         stored.forget(file)
     return stored.save()
 
@@ -358,17 +359,26 @@ def report_key(file: str, line: int, column: int, code: str | None, message: str
     return (os.path.abspath(file), line, column, code, message)
 
 
-def attach_reports(findings: Sequence[Finding], reports: Sequence[Report]) -> None:
-    """Give each plugin finding the report it was rendered from.
+ReportIndex = dict[tuple[str, int, int, "str | None", str], Report]
+
+
+def report_index(reports: Sequence[Report]) -> ReportIndex:
+    """The reports by :func:`report_key`.
 
     mypy checks some nodes twice (deferred functions, trial checks of operators)
     and drops repeated messages; a report kept twice describes the same site.
     """
-    by_key: dict[tuple[str, int, int, str | None, str], Report] = {}
+    by_key: ReportIndex = {}
     for report in reports:
         key = report_key(report.file, report.line, max(report.column, 0) + 1, report.code,
                          report.message)
         by_key.setdefault(key, report)
+    return by_key
+
+
+def attach_reports(findings: Sequence[Finding], reports: Sequence[Report] | ReportIndex) -> None:
+    """Give each plugin finding the report it was rendered from."""
+    by_key = reports if isinstance(reports, dict) else report_index(reports)
     for finding in findings:
         if finding.is_plugin_finding:
             finding.report = by_key.get(report_key(
@@ -379,9 +389,10 @@ def files_without_reports(by_file: dict[str, list[dict[str, Any]]],
                           reports: Sequence[Report]) -> set[str]:
     """Files of mypy's plugin findings that no kept report matches."""
     files = set()
+    index = report_index(reports)
     for file, records in by_file.items():
         findings = [finding_from_mypy(record) for record in records]
-        attach_reports(findings, reports)
+        attach_reports(findings, index)
         if any(f.is_plugin_finding and f.report is None for f in findings):
             files.add(file)
     return files
