@@ -53,9 +53,13 @@ def retain_build(retain: bool) -> None:
 
 
 def retain(modules: object) -> None:
-    """Keep ``modules`` (mypy's tree of one build) alive if :func:`retain_build` is on."""
+    """Keep ``modules`` (mypy's trees of one build) alive if :func:`retain_build` is on.
+
+    The last build only: ``fix`` runs mypy several times, and holding every
+    build would multiply the memory a run needs.
+    """
     if _retained is not None:
-        _retained.append(modules)
+        _retained[:] = [modules]
 
 
 def keep(report: Report) -> None:
