@@ -87,3 +87,14 @@ def test_readme_example_type_checks_with_the_plugin_and_runs(tmp_path: Path) -> 
     # the trace the README promises: the operations, the deferred check, the guard
     assert "check t2, 'm must be non-negative'" in ran.stdout
     assert "guard n == 5" in ran.stdout
+
+
+def test_the_readme_quotes_only_ratios_of_the_performance_tables() -> None:
+    """The README's figures are copied from docs/performance.md's tables, so that
+    the two cannot disagree (issue #29)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Performance\n", 1)[1].split("\n## ", 1)[0]
+    quoted = re.findall(r"\b\d+\.\d{3,4}x", section)
+    assert len(quoted) >= 6  # the plugin's and the command's figures
+    tables = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert [ratio for ratio in quoted if ratio not in tables] == []
