@@ -123,6 +123,10 @@ class ReportCache:
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 json.dump(data, out, sort_keys=True)
+            # mkstemp makes the file private; a shared cache is read by others too.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
             os.replace(temporary, self.path)
         except OSError as error:
             with contextlib.suppress(OSError):

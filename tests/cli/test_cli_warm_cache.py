@@ -4,7 +4,9 @@ cache are detected.  Real mypy, in this process (to count its runs) and as the c
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +80,9 @@ def test_a_warm_check_runs_mypy_once_and_finds_what_a_cold_one_finds(
     [stored_file] = (tmp_path / "cache").glob(f"*/{FILE_NAME}")
     stored = json.loads(stored_file.read_text(encoding="utf-8"))
     assert list(stored["files"]) == [str(project / "pkg" / "model.py")]  # clean.py: nothing
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(stored_file.stat().st_mode) == 0o666 & ~umask  # not mkstemp's 0o600
     warm = run_check(["pkg"], None, cache)
     assert warm.mypy_runs == 1 and warm.rechecked == []
     assert as_data(warm) == as_data(cold)
