@@ -209,6 +209,23 @@ def _check_bare_condition(checker: BareConditionChecker, fullname: str,
     checker.check(ctx, fullname)
 
 
+def _apply_error_codes(options: Options, config: ProxyTypesConfig) -> None:
+    """Turn the plugin codes of the plugin's section on and off in mypy's options.
+
+    mypy processes the ``[mypy]`` codes after loading plugins, so these mix with
+    them as mypy's own do (an enabled code wins); modules' options copy them.
+    """
+    if not config.enable_error_code and not config.disable_error_code:
+        return
+    by_name = {code.code: code for code in _codes.ALL_CODES}
+    for name in config.disable_error_code:
+        options.disabled_error_codes.add(by_name[name])
+        options.enabled_error_codes.discard(by_name[name])
+    for name in config.enable_error_code:
+        options.enabled_error_codes.add(by_name[name])
+        options.disabled_error_codes.discard(by_name[name])
+
+
 def _in_worker_process() -> bool:
     """True in a worker of mypy's parallel checking (the coordinator speaks for the run)."""
     # The coordinator starts each worker as `python -m mypy.build_worker`.
@@ -238,6 +255,7 @@ class ProxyTypesPlugin(Plugin):
         if notices and not _in_worker_process():
             print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
+        _apply_error_codes(options, self.config)
         #: Whether a module gets reports: asked here, before any check runs.
         self.gate = ReportGate(self.config)
         self.dynamic_fullnames = (
@@ -262,6 +280,8 @@ class ProxyTypesPlugin(Plugin):
         self._internal_errors: set[tuple[str, str, str]] = set()
         # `fix` collects the arguments mypy's arg-type errors are about: every call is hooked.
         self.record_arguments = collectors.recording_arguments()
+        collectors.note_cache(options.cache_dir, options.python_version,
+                              options.incremental and not options.bazel)
         self._analyzing_unresolved = False
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
@@ -332,7 +352,7 @@ class ProxyTypesPlugin(Plugin):
         if is_installed_library(ctx.path):
             return None
         # While the command line collects reports, modules with reports are rechecked.
-        return collectors.cache_data(ctx.path, ctx.is_check, self._config_data)
+        return collectors.cache_data(ctx.id, ctx.path, ctx.is_check, self._config_data)
 
     # -- every hook runs through this ---------------------------------------
 
@@ -516,6 +536,7 @@ class ProxyTypesPlugin(Plugin):
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self.build_modules = modules
+        collectors.retain(modules)
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports.
@@ -847,7 +868,7 @@ class ProxyTypesPlugin(Plugin):
         """At a checker's first hook in a module: its imports of missing modules."""
         tree = compat.checked_tree(api)
         if tree is not None:
-            self.missing_modules.report(api, tree, self.build_modules)
+            self.missing_modules.report(api, tree, self.build_modules, again=True)
 
     # -- configuration ------------------------------------------------------
 
