@@ -12,6 +12,7 @@ Corpora:
   ``_prims_common``) in a mirror of the installed torch, with the recommended
   settings for torch library code (``traced_functions``, ``symbolic_shapes``...).
 * ``quick``: the torch-free ``examples/`` with the stubs (tiny): the smoke run.
+* ``examples``: every example of ``examples/`` with its ``mypy.ini`` (torch ones too).
 
 Every corpus except ``project`` uses the settings ``proxy-types check`` uses
 (``mypy_plugin/default.ini``) minus the plugins line; thunder adds its
@@ -136,6 +137,31 @@ def quick_corpus(workdir: Path) -> Corpus:
     return Corpus("quick (examples)", target, tuple(path.name for path in examples), settings)
 
 
+def examples_corpus(workdir: Path) -> Corpus:
+    """Every example of ``examples/`` (torch ones included) with its own settings."""
+    target = workdir / "corpora" / "examples"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(ROOT / "stubs", target / "stubs",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    examples = sorted((ROOT / "examples").glob("*.py"))
+    # A plugin code in an inline "# mypy:" comment stops mypy without the plugin
+    # (KeyError): the plugin's section turns it on instead, for every file.
+    for example in examples:
+        lines = example.read_text(encoding="utf-8").splitlines(keepends=True)
+        (target / example.name).write_text(
+            "".join(line for line in lines if not line.startswith(INLINE_PLUGIN_CODES)),
+            encoding="utf-8")
+    settings = "".join(
+        line for line in (ROOT / "examples" / "mypy.ini").read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+        if not line.startswith(("plugins", "mypy_path", "#"))) + "mypy_path = stubs\n"
+    settings += "\n[mypy.plugins.proxy_types]\nenable_error_code = proxy-specialize\n"
+    return Corpus("examples", target, tuple(path.name for path in examples), settings)
+
+
+INLINE_PLUGIN_CODES = ("# mypy: enable-error-code=\"proxy-", "# mypy: disable-error-code=\"proxy-")
+
+
 def installed_torch() -> Path:
     """The directory of the installed torch package."""
     try:
@@ -227,6 +253,7 @@ def corpora(names: list[str], workdir: Path) -> list[Corpus]:
         "thunder": lambda: thunder_corpus(workdir),
         "torch-traced": lambda: torch_traced_corpus(workdir),
         "quick": lambda: quick_corpus(workdir),
+        "examples": lambda: examples_corpus(workdir),
     }
     prepared = []
     for name in names:

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 #: Each active collection, and the same reports as dict keys: "kept already?" is one
 #: lookup (a list scan made 1,667 findings cost 1.39 M comparisons, issue #30).
 _collectors: list[tuple[list[Report], dict[Report, None]]] = []
+# The build's modules, kept past mypy's return when the process will end without
+# freeing them (``retain_build``): freeing every tree costs a cold run 35-70% CPU.
+_retained: list[object] | None = None
 # Files (absolute) whose cached errors mypy must not replay in this run.
 _recheck: set[str] = set()
 # How many callers count hidden findings (see counting_hidden).
@@ -43,6 +46,26 @@ def collecting(recheck: Iterable[str] = ()) -> Iterator[list[Report]]:
         _collectors[:] = [active for active in _collectors if active is not collection]
         if not _collectors:
             _recheck.clear()
+
+
+def retain_build(retain: bool) -> None:
+    """Keep (or stop keeping) every build's modules alive until the process ends.
+
+    Only for a process that leaves with ``os._exit``: the console entry of the
+    command line.  In-process callers (tests) leave it off, so nothing leaks.
+    """
+    global _retained
+    _retained = [] if retain else None
+
+
+def retain(modules: object) -> None:
+    """Keep ``modules`` (mypy's trees of one build) alive if :func:`retain_build` is on.
+
+    The last build only: ``fix`` runs mypy several times, and holding every
+    build would multiply the memory a run needs.
+    """
+    if _retained is not None:
+        _retained[:] = [modules]
 
 
 def keep(report: Report) -> None:
@@ -128,20 +151,65 @@ def counts_hidden() -> bool:
     return bool(_hidden_counters)
 
 
-def cache_data(path: str, is_check: bool, data: object) -> object:
+def cache_data(module: str, path: str, is_check: bool, data: object) -> object:
     """What the plugin gives mypy for its cache of module ``path`` (report_config_data).
 
-    ``data`` (the settings) as a rule, marked while hidden findings are counted; when mypy validates the cache of a file
+    ``data`` (the settings) as a rule, marked while hidden findings are counted;
+    when mypy validates the cache of a file
     in the ``recheck`` set of a collection (``is_check``), something else, so
     mypy finds it stale and checks the file again.  What is written stays
     ``data``: the file's interface hash, and so its dependents' cache, stay valid.
     """
+    if _build_notes:
+        note_module(module, path, written=not is_check)
     if is_check and _recheck and _normalized(path) in _recheck:
         return {"recheck": True}
     if _hidden_counters:
         # The cache then holds proxy-hidden errors: plain mypy must not replay them.
         return {"settings": data, "hidden": "counted"}
     return data
+
+
+class BuildNotes:
+    """What the command line learns of one mypy run besides its reports."""
+
+    def __init__(self) -> None:
+        #: Every module whose cache mypy read or wrote: file (absolute) -> module name.
+        self.modules: dict[str, str] = {}
+        #: Files (absolute) whose cache this run wrote: mypy checked them.
+        self.written: set[str] = set()
+        #: mypy's cache directory for this Python version; None without a cache.
+        self.cache_dir: str | None = None
+
+
+_build_notes: list[BuildNotes] = []
+
+
+@contextmanager
+def noting_build() -> Iterator[BuildNotes]:
+    """Note the modules and the cache directory of the mypy runs inside the block."""
+    notes = BuildNotes()
+    _build_notes.append(notes)
+    try:
+        yield notes
+    finally:
+        _build_notes.remove(notes)
+
+
+def note_cache(cache_dir: str, python_version: tuple[int, int], incremental: bool) -> None:
+    """The plugin's options: where mypy keeps its cache (none: ``os.devnull``)."""
+    for notes in _build_notes:
+        if incremental and cache_dir and cache_dir != os.devnull:
+            notes.cache_dir = os.path.join(os.path.abspath(cache_dir), "%d.%d" % python_version)
+
+
+def note_module(module: str, path: str, *, written: bool) -> None:
+    """mypy validated (or wrote, ``written``) the cache of ``module`` from ``path``."""
+    for notes in _build_notes:
+        absolute = _normalized(path)
+        notes.modules[absolute] = module
+        if written:
+            notes.written.add(absolute)
 
 
 def _normalized(path: str) -> str:

@@ -9,7 +9,12 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .constants import DEFAULT_EXEMPT_MODULES, PLUGIN_SECTION_INI, PLUGIN_SECTION_TOML
+from .constants import (
+    DEFAULT_EXEMPT_MODULES,
+    PLUGIN_CODE_NAMES,
+    PLUGIN_SECTION_INI,
+    PLUGIN_SECTION_TOML,
+)
 from .settings_files import (
     SettingsFileError,
     TomlUnavailable,
@@ -65,6 +70,8 @@ class ProxyTypesConfig:
         "guarded_number_classes",
         "concretizing_functions",
         "traced_entry_points",
+        "enable_error_code",
+        "disable_error_code",
     )
 
     def __init__(self, config_file: str | None, *, raise_errors: bool = False) -> None:
@@ -91,6 +98,10 @@ class ProxyTypesConfig:
         self.concretizing_functions: tuple[str, ...] = ()
         #: forward() of torch.nn.Module subclasses counts as traced (cross-call reports).
         self.traced_entry_points = True
+        #: Plugin codes turned on and off when the plugin loads: mypy checks the codes
+        #: of ``[mypy]`` before plugins register them under dmypy (a KeyError there).
+        self.enable_error_code: tuple[str, ...] = ()
+        self.disable_error_code: tuple[str, ...] = ()
         if not config_file:
             return
         try:
@@ -98,7 +109,7 @@ class ProxyTypesConfig:
                 self._read_toml(config_file)
             else:
                 self._read_ini(config_file)
-            self._check_guarded_classes()
+            self._check_across_settings()
         except Exception as error:
             # Imported on failure only: the runtime package would cost every mypy run
             # its import time (see number_table.py).
@@ -145,6 +156,13 @@ class ProxyTypesConfig:
         if key == "symbolic_shapes":
             self.symbolic_shapes = self._boolean(key, value, from_ini=from_ini)
             return
+        if key in ("enable_error_code", "disable_error_code"):
+            codes = self._entries(key, value, from_ini=from_ini)
+            for code in codes:
+                if code not in PLUGIN_CODE_NAMES:
+                    self._fail(_errors().config_not_a_plugin_code(key, code, PLUGIN_CODE_NAMES))
+            setattr(self, key, tuple(codes))
+            return
         if key in ("traced_functions", "static_only_aliases", "static_parameters"):
             entries = self._entries(key, value, from_ini=from_ini)
             for entry in entries:
@@ -176,8 +194,11 @@ class ProxyTypesConfig:
                     self._fail(_errors().config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
 
-    def _check_guarded_classes(self) -> None:
+    def _check_across_settings(self) -> None:
         # After every key is read: the settings may come in any order.
+        for code in self.enable_error_code:
+            if code in self.disable_error_code:
+                self._fail(_errors().config_code_on_and_off(code))
         dynamic = set(self.dynamic_number_classes) | set(self.migrate_classes)
         for name in self.guarded_number_classes:
             if name not in dynamic:
@@ -244,7 +265,7 @@ class ProxyTypesConfig:
 
     def to_data(self) -> dict[str, Any]:
         """JSON data for mypy's cache (``report_config_data``)."""
-        return {
+        data: dict[str, Any] = {
             "dynamic_number_classes": sorted(self.dynamic_number_classes),
             "strict_isinstance": self.strict_isinstance,
             "exempt_modules": sorted(self.exempt_modules),
@@ -261,6 +282,12 @@ class ProxyTypesConfig:
             "guarded_number_classes": sorted(self.guarded_number_classes),
             "concretizing_functions": sorted(self.concretizing_functions),
         }
+        # Only when set: the data of every config without them stays as it was.
+        if self.enable_error_code:
+            data["enable_error_code"] = sorted(self.enable_error_code)
+        if self.disable_error_code:
+            data["disable_error_code"] = sorted(self.disable_error_code)
+        return data
 
     def fingerprint(self) -> str:
         """Short hash of the settings, folded into the plugin's ``__version__``."""

@@ -6,6 +6,12 @@ from .number_table import table as _table
 
 PLUGIN_SECTION_INI = "mypy.plugins.proxy_types"
 PLUGIN_SECTION_TOML = ("tool", "proxy_types")
+#: The plugin's error codes (``codes.py`` makes them mypy's; named here without mypy,
+#: for the settings that turn them on and off).
+PLUGIN_CODE_NAMES = (
+    "proxy-isinstance", "proxy-concretize", "proxy-base", "proxy-config", "proxy-cast",
+    "proxy-specialize", "proxy-internal",
+)
 
 STATIC_NUMBER_CLASSES: frozenset[str] = frozenset(_table.STATIC_NUMBER_TYPES)
 STATIC_NUMBER_ABCS: frozenset[str] = frozenset(_table.STATIC_ABC_TYPES)

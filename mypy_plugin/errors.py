@@ -463,6 +463,17 @@ def config_unknown_setting(key: str, known: tuple[str, ...]) -> str:
     return f'unknown setting "{key}" (known: {", ".join(known)})'
 
 
+def config_not_a_plugin_code(key: str, code: str, known: tuple[str, ...]) -> str:
+    """An error code setting of the plugin's section naming no plugin code."""
+    return (f'{key}: "{code}" is not a proxy-types code (known: {", ".join(known)}); '
+            "mypy's own codes go in the [mypy] section")
+
+
+def config_code_on_and_off(code: str) -> str:
+    """One code both in ``enable_error_code`` and ``disable_error_code``."""
+    return f'enable_error_code and disable_error_code both list "{code}"; keep one'
+
+
 def config_not_a_class_name(key: str, name: str) -> str:
     """A class list entry without a module part."""
     return f'{key}: "{name}" is not a fully qualified class name like pkg.Class'

@@ -94,6 +94,23 @@ _NAME_ONLY_LOOKUPS = (
 )
 
 
+def _apply_error_codes(options: Options, config: ProxyTypesConfig) -> None:
+    """Turn the plugin codes of the plugin's section on and off in mypy's options.
+
+    mypy processes the ``[mypy]`` codes after loading plugins, so these mix with
+    them as mypy's own do (an enabled code wins); modules' options copy them.
+    """
+    if not config.enable_error_code and not config.disable_error_code:
+        return
+    by_name = {code.code: code for code in _codes.ALL_CODES}
+    for name in config.disable_error_code:
+        options.disabled_error_codes.add(by_name[name])
+        options.enabled_error_codes.discard(by_name[name])
+    for name in config.enable_error_code:
+        options.enabled_error_codes.add(by_name[name])
+        options.disabled_error_codes.discard(by_name[name])
+
+
 def _in_worker_process() -> bool:
     """True in a worker of mypy's parallel checking (the coordinator speaks for the run)."""
     # The coordinator starts each worker as `python -m mypy.build_worker`.
@@ -109,6 +126,7 @@ class ProxyTypesPlugin(Plugin):
         if notices and not _in_worker_process():
             print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
+        _apply_error_codes(options, self.config)
         #: Whether a module gets reports: asked here, before any check runs.
         self.gate = ReportGate(self.config)
         self.dynamic_fullnames = (
@@ -125,6 +143,8 @@ class ProxyTypesPlugin(Plugin):
         # Speed trick: asked once per module on every run, warm ones included, so the
         # answer is a constant. Measured: to_data() takes 6.4 us, on 1,685 modules a run.
         self._config_data = self.config.to_data()
+        collectors.note_cache(options.cache_dir, options.python_version,
+                              options.incremental and not options.bazel)
         # mypy's cache follows the plugin's code: its version carries a hash of the
         # sources.  dmypy: a changed version also restarts the daemon, so the settings'
         # hash goes in too.  Plain mypy relies on report_config_data for settings
@@ -186,11 +206,12 @@ class ProxyTypesPlugin(Plugin):
         if is_installed_library(ctx.path):
             return None
         # While the command line collects reports, modules with reports are rechecked.
-        return collectors.cache_data(ctx.path, ctx.is_check, self._config_data)
+        return collectors.cache_data(ctx.id, ctx.path, ctx.is_check, self._config_data)
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self.build_modules = modules
+        collectors.retain(modules)
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports.
@@ -319,4 +340,4 @@ class ProxyTypesPlugin(Plugin):
         """At a checker's first hook in a module: its imports of missing modules."""
         tree = current_module(api)
         if tree is not None:
-            self.missing_modules.report(api, tree, self.build_modules)
+            self.missing_modules.report(api, tree, self.build_modules, again=True)

@@ -117,3 +117,12 @@ def test_readme_ignore_silences_both_errors_and_each_code_is_used(tmp_path: Path
     no_ignore = check_with_plugin(example.replace("  # type: ignore[proxy-concretize, arg-type]",
                                                   ""), tmp_path)
     assert "[proxy-concretize]" in no_ignore.stdout and "[arg-type]" in no_ignore.stdout
+def test_the_readme_quotes_only_ratios_of_the_performance_tables() -> None:
+    """The README's figures are copied from docs/performance.md's tables, so that
+    the two cannot disagree (issue #29)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Performance\n", 1)[1].split("\n## ", 1)[0]
+    quoted = re.findall(r"\b\d+\.\d{3,4}x", section)
+    assert len(quoted) >= 6  # the plugin's and the command's figures
+    tables = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert [ratio for ratio in quoted if ratio not in tables] == []

@@ -146,9 +146,13 @@ class MissingModules:
                          if not all(map(modules.__contains__, defining)))
 
     def report(self, api: compat.AnyPluginInterface, tree: MypyFile,
-               modules: dict[str, MypyFile] | None) -> None:
-        """Report, once per module tree, each import of ``tree`` that names a missing module."""
-        if modules is None or self._reported.get(tree.fullname) is tree:
+               modules: dict[str, MypyFile] | None, *, again: bool = False) -> None:
+        """Report each import of ``tree`` that names a missing module, once per module
+        tree unless ``again``: at the start of each check of the module, as a
+        daemon checks the same tree once more after any edit and shows only the
+        messages of that check (mypy drops a message repeated on its line).
+        """
+        if modules is None or (not again and self._reported.get(tree.fullname) is tree):
             return
         self._reported[tree.fullname] = tree
         from .. import errors

@@ -6,7 +6,10 @@ the sink: ``torch.nn.LayerNorm(n)`` with ``n`` a ``torch.SymInt`` reaches
 never reports (an installed library) and the user cannot change.  The callee's
 summary (:mod:`..analysis.summaries`) says which parameters reach which sinks.
 
-A value that is dynamic by its declared type is reported wherever the call is.
+A value that is dynamic by its declared type is reported wherever the call is,
+except where the callee declares the parameter dynamic in code mypy checks: the
+sink is then reported inside the callee, at the line to change, and a report at
+every call would repeat it.
 A value that is dynamic only by a flow (a tensor size under ``symbolic_shapes``,
 a traced function's parameter) is reported only in code a compiler runs: reached
 from an entry point (:mod:`..analysis.entry_points`) or named by
@@ -19,7 +22,9 @@ from collections.abc import Mapping
 
 from mypy.nodes import (
     CallExpr,
+    Decorator,
     Expression,
+    FuncDef,
     IndexExpr,
     IntExpr,
     MemberExpr,
@@ -29,16 +34,18 @@ from mypy.nodes import (
     UnaryExpr,
 )
 from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import CallableType
 
 from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.classes import isinstance_functions
 from ..analysis.cross_call import call_site_env, in_python_source, in_traced_code
-from ..analysis.dynamic import CHECKED, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
+from ..config import is_installed_library
 from ..hooks import FUNCTION, METHOD, Env, Hook
 
 #: Flow sources that make a value dynamic only where a compiler traces the code.
@@ -116,9 +123,10 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
+    reported_inside = _parameters_reported_inside(target, modules, sites.dynamic)
     for name, actuals in zip(ctx.callee_arg_names, ctx.args):
         path = summary.get(name) if name is not None else None
-        if path is None or name is None:
+        if path is None or name is None or name in reported_inside:
             continue
         for actual in actuals:
             found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
@@ -137,6 +145,26 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                                      _argument_shown(actual, name), found.name, code,
                                      _path_data(path), reason=found.reason)
             break
+
+
+def _parameters_reported_inside(target: Target, modules: Mapping[str, MypyFile] | None,
+                                dynamic: DynamicClasses) -> frozenset[str]:
+    """The callee's parameters declared dynamic in a module mypy reports on: their
+    sinks get reports of their own inside the callee."""
+    if not modules or is_installed_library(target.path) or target.module not in modules:
+        return frozenset()
+    node: object = modules[target.module]
+    for part in target.qualname.split("."):
+        names = node.names if isinstance(node, (MypyFile, TypeInfo)) else None
+        symbol = names.get(part) if names is not None else None
+        node = symbol.node if symbol is not None else None
+        if isinstance(node, Decorator):
+            node = node.func
+    if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):
+        return frozenset()
+    return frozenset(
+        name for name, formal in zip(node.type.arg_names, node.type.arg_types)
+        if name is not None and dynamic.describe(formal) is not None)
 
 
 def _callee_shown(target: Target) -> str:

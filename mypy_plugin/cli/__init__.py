@@ -17,6 +17,6 @@ blocking errors.
 """
 
 
-from .main import main
+from .main import console_main, main
 
-__all__ = ["main"]
+__all__ = ["console_main", "main"]

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from .. import collectors
 from ..collectors import ArgumentRecords
 from ..findings import PassedArgument, Reason, Report
@@ -26,6 +27,7 @@ from .common import (
     without_severity,
 )
 from .project_config import ChosenConfig, choose_config, display_path
+from .report_cache import ReportCache
 from .runtime_report import RuntimeJoin
 
 PLUGIN_CODE_PREFIX = "proxy-"
@@ -103,6 +105,8 @@ class CheckResult:
     warnings: list[str] = field(default_factory=list)
     #: Files mypy had to check again because their cached errors came without reports.
     rechecked: list[str] = field(default_factory=list)
+    #: How many times mypy ran: 1, or 2 when files had to be checked again.
+    mypy_runs: int = 1
     #: With ``--runtime-report``: what a runtime audit confirmed, and saw alone.
     runtime: RuntimeJoin | None = None
     #: Findings the settings hide, by the code they have (off by default or disabled).
@@ -233,8 +237,9 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         raise CommandLineError(f"mypy could not run: {blocking_reason(warnings)}")
     if status != EXIT_USAGE and any(f.code == INTERNAL_CODE for f in findings):
         status = EXIT_INTERNAL  # ran, but some findings may be missing
+    warnings.extend(run.notices)
     return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked),
-                       hidden=hidden)
+                       mypy_runs=run.mypy_runs, hidden=hidden)
 
 
 def without_hidden(findings: Sequence[Finding]) -> tuple[list[Finding], dict[str, int]]:
@@ -265,34 +270,123 @@ class MypyRun:
     reports: list[Report]
     rechecked: set[str]  # files checked a second time to get their reports
     passed: list[PassedArgument] = field(default_factory=list)
+    #: How many times mypy ran (1, or 2 when files had to be checked again).
+    mypy_runs: int = 1
+    #: Lines for the user: files checked again and why.
+    notices: list[str] = field(default_factory=list)
 
 
 def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) -> MypyRun:
     """Run mypy in this process, keeping the report of every plugin finding.
 
-    mypy replays the errors of a module it does not check again from its cache
-    (written by plain mypy, or by a run of ours: a replayed error never has its
-    report); those files are checked once more with their cache found stale.
-    ``record_arguments``: the same for the records of passed arguments: a file
-    with an ``arg-type`` error whose calls the plugin did not see in the run is
-    checked again.
+    mypy replays the errors of a module it does not check again from its cache,
+    and a replayed error never has its report.  Those come from the reports
+    stored beside the cache by an earlier run (``report_cache.py``); files
+    without stored reports are checked once more with their cache found stale,
+    and so are modules whose cache was written for another path (a copy of the
+    project sharing the cache).  ``record_arguments``: a file with an
+    ``arg-type`` error whose calls the plugin did not see in the run is
+    checked again too.
     """
     def recording() -> AbstractContextManager[ArgumentRecords | None]:
         return collectors.collecting_arguments() if record_arguments else nullcontext()
 
     with (recording() as records, collectors.collecting() as reports,
-          collectors.counting_hidden()):
+          collectors.counting_hidden(), collectors.noting_build() as notes):
         stdout, stderr, status = run_mypy(arguments)
-    unreported = files_without_reports(stdout, reports, records)
+    stored = None if notes.cache_dir is None else ReportCache(notes.cache_dir, __version__)
+    notices = [stored.problem] if stored is not None and stored.problem else []
+    by_file = records_by_file(stdout)
+    replayed: set[str] = set()
+    unreported = files_without_reports(by_file, reports)
+    if stored is not None:
+        for file in sorted(unreported):
+            kept = stored.reports(file, by_file[file])
+            if kept is not None:
+                reports.extend(kept)
+                replayed.add(file)
+        unreported -= replayed
+    if records is not None:
+        unreported |= files_without_arguments(by_file, records)
+    moved = moved_modules(by_file, notes)
+    if moved:
+        notices.append(moved_notice(moved, notes))
+        unreported |= {display_path(Path(path)) for path in moved}
+        replayed -= set(moved.values())
     passed = records.passed if records is not None else []
+    runs = 1
     if unreported and status != EXIT_USAGE:
         with (recording() as again_records,
               collectors.collecting(recheck=unreported) as again,
-              collectors.counting_hidden()):
+              collectors.counting_hidden(), collectors.noting_build() as again_notes):
             stdout, stderr, status = run_mypy(arguments)
+        runs = 2
         reports = again + reports
         passed = (again_records.passed if again_records is not None else []) + passed
-    return MypyRun(stdout, stderr, status, reports, unreported, passed)
+        notes.written |= again_notes.written
+        by_file = records_by_file(stdout)
+    if stored is not None:
+        problem = store_reports(stored, by_file, reports, notes.written, replayed)
+        if problem is not None:
+            notices.append(problem)
+    return MypyRun(stdout, stderr, status, reports, unreported, passed, runs, notices)
+
+
+def records_by_file(stdout: str) -> dict[str, list[dict[str, Any]]]:
+    """mypy's JSON messages grouped by file (as mypy names it), in mypy's order."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in map(json_record, stdout.splitlines()):
+        if record is not None:
+            grouped.setdefault(str(record["file"]), []).append(record)
+    return grouped
+
+
+def store_reports(stored: ReportCache, by_file: dict[str, list[dict[str, Any]]],
+                  reports: Sequence[Report], checked: set[str], replayed: set[str]) -> str | None:
+    """Keep the reports of every file mypy checked in this run; a line if that failed."""
+    index = report_index(reports)
+    with_findings = set()
+    for file, records in by_file.items():
+        findings = [finding_from_mypy(record) for record in records]
+        attach_reports(findings, index)
+        plugin = [f for f in findings if f.is_plugin_finding]
+        if plugin:
+            with_findings.add(os.path.abspath(file))
+        if file not in replayed and plugin and all(f.report is not None for f in plugin):
+            stored.store(file, records, [f.report for f in plugin if f.report is not None])
+    for file in checked - with_findings:
+        stored.forget(file)
+    return stored.save()
+
+
+def moved_modules(by_file: dict[str, list[dict[str, Any]]],
+                  notes: collectors.BuildNotes) -> dict[str, str]:
+    """Modules whose cached errors name another file: their file now -> the file named.
+
+    mypy keeps a module's cache when the source at a new path has the same
+    hash, and replays its errors with the old path (a copy of the project
+    sharing the cache).
+    """
+    moved: dict[str, str] = {}
+    for file in by_file:
+        absolute = os.path.abspath(file)
+        if absolute in notes.modules:
+            continue
+        stem = os.path.splitext(absolute)[0].replace(os.sep, "/")
+        for path, module in notes.modules.items():
+            relative = "/" + module.replace(".", "/")
+            if path != absolute and (stem.endswith(relative)
+                                     or stem.endswith(relative + "/__init__")):
+                moved[path] = file
+    return moved
+
+
+def moved_notice(moved: dict[str, str], notes: collectors.BuildNotes) -> str:
+    """One line saying which cached modules belonged to another path."""
+    path, old = sorted(moved.items())[0]
+    more = f" and {len(moved) - 1} more" if len(moved) > 1 else ""
+    return (f"mypy's cache {notes.cache_dir} held {notes.modules[path]} as checked at {old}, "
+            f"not {display_path(Path(path))}{more} (a copy sharing the cache?): checked again")
 
 
 def report_key(file: str, line: int, column: int, code: str | None, message: str
@@ -301,38 +395,52 @@ def report_key(file: str, line: int, column: int, code: str | None, message: str
     return (os.path.abspath(file), line, column, code, message)
 
 
-def attach_reports(findings: Sequence[Finding], reports: Sequence[Report]) -> None:
-    """Give each plugin finding the report it was rendered from.
+ReportIndex = dict[tuple[str, int, int, "str | None", str], Report]
+
+
+def report_index(reports: Sequence[Report]) -> ReportIndex:
+    """The reports by :func:`report_key`.
 
     mypy checks some nodes twice (deferred functions, trial checks of operators)
     and drops repeated messages; a report kept twice describes the same site.
     """
-    by_key: dict[tuple[str, int, int, str | None, str], Report] = {}
+    by_key: ReportIndex = {}
     for report in reports:
         key = report_key(report.file, report.line, max(report.column, 0) + 1, report.code,
                          report.message)
         by_key.setdefault(key, report)
+    return by_key
+
+
+def attach_reports(findings: Sequence[Finding], reports: Sequence[Report] | ReportIndex) -> None:
+    """Give each plugin finding the report it was rendered from."""
+    by_key = reports if isinstance(reports, dict) else report_index(reports)
     for finding in findings:
         if finding.is_plugin_finding:
             finding.report = by_key.get(report_key(
                 finding.file, finding.line, finding.column, finding.code, finding.message))
 
 
-def files_without_reports(stdout: str, reports: Sequence[Report],
-                          records: ArgumentRecords | None = None) -> set[str]:
-    """Files of mypy's plugin findings that no kept report matches.
-
-    With ``records``, also files of ``arg-type`` errors whose calls the plugin did
-    not see in this run (mypy replayed their errors from its cache).
-    """
-    findings = [finding_from_mypy(record) for record in map(json_record, stdout.splitlines())
-                if record is not None]
-    attach_reports(findings, reports)
-    files = {f.file for f in findings if f.is_plugin_finding and f.report is None}
-    if records is not None:
-        files |= {f.file for f in findings if f.code == ARG_TYPE_CODE
-                  and os.path.abspath(f.file) not in records.checked_files}
+def files_without_reports(by_file: dict[str, list[dict[str, Any]]],
+                          reports: Sequence[Report]) -> set[str]:
+    """Files of mypy's plugin findings that no kept report matches."""
+    files = set()
+    index = report_index(reports)
+    for file, records in by_file.items():
+        findings = [finding_from_mypy(record) for record in records]
+        attach_reports(findings, index)
+        if any(f.is_plugin_finding and f.report is None for f in findings):
+            files.add(file)
     return files
+
+
+def files_without_arguments(by_file: dict[str, list[dict[str, Any]]],
+                            records: ArgumentRecords) -> set[str]:
+    """Files of ``arg-type`` errors whose calls the plugin did not see in this run
+    (mypy replayed their errors from its cache)."""
+    return {file for file, found in by_file.items()
+            if os.path.abspath(file) not in records.checked_files
+            and any(record.get("code") == ARG_TYPE_CODE for record in found)}
 
 
 def attach_arguments(findings: Sequence[Finding], passed: Sequence[PassedArgument]) -> None:

@@ -76,7 +76,7 @@ def runtime_lines(result: CheckResult) -> str:
 
 #: How to see the findings of a code that is off by default.
 SHOW_OFF_BY_DEFAULT = {
-    "proxy-specialize": "enable_error_code = proxy-specialize in the mypy config, or "
+    "proxy-specialize": "enable_error_code = proxy-specialize in the plugin's settings, or "
                         "proxy-types check --preset torch-compile, shows them",
 }
 

@@ -250,3 +250,19 @@ def test_bytecode_count_is_exact_and_repeats(tmp_path: Path) -> None:
     assert len(text.stdout.splitlines()) == 3 + 3 + 1  # title, header, rule; 3 rows; total
     bad = _bytecodes(tmp_path, "--corpus", "nope")
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0
+
+
+@needs_valgrind
+def test_command_counts_run_every_command_under_valgrind(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_commands", "--corpus", "quick",
+         "--modes", "warm", "--json", "--workdir", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    (counted,) = json.loads(completed.stdout)
+    assert counted["mode"] == "warm" and counted["corpus"].startswith("quick")
+    # A warm mypy run executes hundreds of millions of instructions, not a parse error's few.
+    assert min(counted["mypy"], counted["plugin"], counted["check"]) > 10**8
+    # The plugin was loaded and reported, and check printed the same findings.
+    assert counted["plugin_reports"] > 0
+    assert counted["check_reports"] == counted["plugin_reports"]

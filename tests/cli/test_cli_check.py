@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -75,12 +76,41 @@ def test_version(run_cli: RunCli, tmp_path: Path) -> None:
 
     result = run_cli("--version", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    from proxy_types import is_static_number
+    checkout = Path(__file__).resolve().parents[2] / "proxy_types"
+    guards = ("guards: compiled (proxy_types._speedups)"
+              if any(checkout.glob("_speedups*.so")) or any(checkout.glob("_speedups*.pyd"))
+              else "guards: pure Python (proxy_types._speedups is not built: no C compiler "
+                   "at install time?)")
+    assert result.stdout == f"proxy-types {tool_version()}\n{guards}\n"
 
-    # The compiled guard is a builtin function; the pure-Python one a Python function.
-    kind = "compiled" if type(is_static_number).__name__ == "builtin_function_or_method" \
-        else "pure-Python"
-    assert result.stdout == f"proxy-types {tool_version()} ({kind} guards)\n"
+
+BUILD_SPEEDUPS = """\
+from setuptools import Extension, setup
+setup(name="speedups", script_args=["-q", "build_ext", "--inplace"],
+      ext_modules=[Extension("proxy_types._speedups", ["proxy_types/_speedups.c"])])
+"""
+
+
+def test_version_says_when_the_guards_are_compiled(cli_env: dict[str, str],
+                                                     tmp_path: Path) -> None:
+    import shutil
+
+    from proxy_types._sarif import tool_version
+
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler to build proxy_types._speedups")
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copytree(repo / "proxy_types", tmp_path / "proxy_types",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    build = subprocess.run([sys.executable, "-c", BUILD_SPEEDUPS], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr
+    env = {**cli_env, "PYTHONPATH": f"{tmp_path}{os.pathsep}{cli_env['PYTHONPATH']}"}
+    result = subprocess.run([sys.executable, "-m", "mypy_plugin", "--version"], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (f"proxy-types {tool_version()}\n"
+                             "guards: compiled (proxy_types._speedups)\n")
 
 
 def test_findings_are_listed_and_counted(run_cli: RunCli, tmp_path: Path) -> None:

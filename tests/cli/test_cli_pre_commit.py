@@ -35,7 +35,7 @@ def test_entry_is_the_declared_console_script() -> None:
     setup.read(REPO / "setup.cfg", encoding="utf-8")
     scripts = setup.get("options.entry_points", "console_scripts").strip().splitlines()
     declared = dict(line.replace(" ", "").split("=") for line in scripts)
-    assert declared[hook_fields()["entry"].split()[0]] == "mypy_plugin.cli:main"
+    assert declared[hook_fields()["entry"].split()[0]] == "mypy_plugin.cli:console_main"
 
 
 def test_documented_hooks_are_local_and_run_the_console_script() -> None:

@@ -70,7 +70,7 @@ def test_hidden_proxy_specialize_findings_are_counted(
     hidden = [line for line in lines if line.startswith("Hidden:")]
     assert hidden == [
         "Hidden: 2 proxy-specialize findings (off by default; enable_error_code = "
-        "proxy-specialize in the mypy config, or proxy-types check --preset torch-compile, "
+        "proxy-specialize in the plugin's settings, or proxy-types check --preset torch-compile, "
         "shows them)"]
     assert "proxy-hidden" not in result.stdout + result.stderr
     assert "sym.py:" not in result.stdout  # counted, not shown

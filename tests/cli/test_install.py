@@ -59,7 +59,7 @@ def test_platform_wheel_installs_with_compiled_guards(tmp_path: Path) -> None:
     bin_dir = fresh_venv(tmp_path / "venv")
     subprocess.run([str(bin_dir / "pip"), "install", "--quiet", str(wheel)], check=True,
                    env=env, timeout=900)
-    assert version_line(bin_dir, env) == "proxy-types 0.1.0 (compiled guards)"
+    assert version_line(bin_dir, env) == "proxy-types 0.1.0\nguards: compiled (proxy_types._speedups)"
 
 
 def test_sdist_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_sdist_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) -> N
     no_compiler = {**env, "CC": "/nonexistent/cc"}
     subprocess.run([str(bin_dir / "pip"), "install", "--quiet", "--no-cache-dir", str(sdist)],
                    check=True, env=no_compiler, timeout=900)
-    assert version_line(bin_dir, env) == "proxy-types 0.1.0 (pure-Python guards)"
+    assert version_line(bin_dir, env).startswith("proxy-types 0.1.0\nguards: pure Python")
     checked = subprocess.run(
         [str(bin_dir / "python"), "-c",
          "from proxy_types import IntegerProxy, is_static_number as s; "

@@ -268,6 +268,7 @@ def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(
     The command line then has mypy check those files again (their cache is
     found stale); the other modules keep theirs.  A cache plain mypy wrote is
     not check's (check's also holds hidden findings): its modules are checked.
+    The next run finds the reports stored and runs mypy once.
     """
     from mypy import api
 
@@ -275,9 +276,9 @@ def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(
     (project / "clean.py").write_text("x = 1\n", encoding="utf-8")
     monkeypatch.chdir(project)
     monkeypatch.setenv("MYPYPATH", cli_env["MYPYPATH"])
+    cold = run_check(["."], None, str(tmp_path / "cold-cache"))
+    assert cold.rechecked == [] and cold.mypy_runs == 1  # every module checked
     cache = str(tmp_path / "cache")
-    cold = run_check(["."], None, cache)
-    assert cold.rechecked == []  # every module checked: every report collected
     api.run(["--cache-dir", cache, "."])  # plain mypy writes the cache
     after_plain = run_check(["."], None, cache)
     assert after_plain.rechecked == []  # plain mypy's cache entries are not check's
@@ -287,7 +288,11 @@ def test_errors_replayed_from_a_plain_mypy_cache_get_their_reports(
     assert plugin and all(f.report is not None for f in plugin)
     assert set(warm.rechecked) == {f.file for f in plugin}
     assert "clean.py" not in warm.rechecked
+    assert warm.mypy_runs == 2
     assert [f.as_dict() for f in warm.findings] == [f.as_dict() for f in cold.findings]
+    again = run_check(["."], None, cache)
+    assert again.rechecked == [] and again.mypy_runs == 1
+    assert [f.as_dict() for f in again.findings] == [f.as_dict() for f in cold.findings]
 
 
 # -- --min-confidence ----------------------------------------------------------

@@ -10,6 +10,7 @@ from calls_helpers import (
     checks_only_eagerly,
     checks_outside_scripting,
     checks_when_compiling,
+    declared_dynamic,
     handles_symints,
     is_integral,
     make_norm,
@@ -35,6 +36,8 @@ class Model(nn.Module):
         make_norm(x.shape[-1])  # E: [proxy-isinstance] via width -> normalized_shape
         make_norm_twice_removed(x.shape[-1])  # E: [proxy-isinstance] via width -> width -> normalized_shape
         make_norm(8)
+        declared_dynamic(n)  # reported inside the helper, which declares it dynamic
+        as_index(n)  # E: [proxy-specialize] as_index(): argument "n" reaches int(value) in calls_helpers.as_index  # E: [arg-type]
         is_integral(x.shape[0])  # E: [proxy-isinstance] is_integral(): argument "x.shape[0]" reaches isinstance(value, numbers.Integral) in calls_helpers.is_integral
         handles_symints(x.shape[0])
         as_index(x.shape[0])  # E: [proxy-specialize] as_index(): argument "x.shape[0]" reaches int(value) in calls_helpers.as_index (

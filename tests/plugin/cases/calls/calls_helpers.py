@@ -52,3 +52,8 @@ def checks_outside_scripting(value: int) -> int:
     if torch.jit.is_scripting():
         return int(value)
     return value
+
+
+def declared_dynamic(value: torch.SymInt) -> int:
+    # declared dynamic in checked code: reported here, where the fix goes, not at each call
+    return int(value)  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt"
