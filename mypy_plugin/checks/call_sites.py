@@ -46,6 +46,7 @@ from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
 from ..config import is_installed_library
+from ..gate import ReportGate, Verdict
 from ..hooks import FUNCTION, METHOD, Env, Hook
 
 #: Flow sources that make a value dynamic only where a compiler traces the code.
@@ -123,7 +124,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
-    reported_inside = _parameters_reported_inside(target, modules, sites.dynamic)
+    reported_inside = _parameters_reported_inside(target, modules, sites.dynamic, env.gate)
     for name, actuals in zip(ctx.callee_arg_names, ctx.args):
         path = summary.get(name) if name is not None else None
         if path is None or name is None or name in reported_inside:
@@ -148,10 +149,13 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
 
 
 def _parameters_reported_inside(target: Target, modules: Mapping[str, MypyFile] | None,
-                                dynamic: DynamicClasses) -> frozenset[str]:
-    """The callee's parameters declared dynamic in a module mypy reports on: their
+                                dynamic: DynamicClasses, gate: ReportGate) -> frozenset[str]:
+    """The callee's parameters declared dynamic in a module that gets reports: their
     sinks get reports of their own inside the callee."""
-    if not modules or is_installed_library(target.path) or target.module not in modules:
+    if not modules or target.module not in modules:
+        return frozenset()
+    hidden = is_installed_library(target.path)  # mypy shows no errors there
+    if gate.decide(target.module, hidden=hidden) != Verdict.REPORTED:
         return frozenset()
     node: object = modules[target.module]
     for part in target.qualname.split("."):

@@ -19,7 +19,6 @@ from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
 from .report import RENDERERS
 from .runtime_report import join, read_runtime_report
-from .settings_check import with_settings_findings
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -105,6 +104,9 @@ def command_check(options: argparse.Namespace) -> int:
         config = str(DEFAULT_CONFIG)
     records = None if options.runtime_report is None else read_runtime_report(
         options.runtime_report)  # before mypy runs: a bad report costs no check
+    # Imported here: it reads mypy's module finder, and `explain` runs without mypy.
+    from .settings_check import with_settings_findings
+
     preset = None if options.preset is None else PRESETS[options.preset]
     checked = with_settings_findings(
         run_check(options.paths, config, options.cache_dir, preset=preset), options.paths)

@@ -99,7 +99,8 @@ def test_pyproject_keeps_every_other_setting(tmp_path: Path, run_cli: RunCli) ->
     mypy = document["tool"]["mypy"]
     assert mypy["strict"] is True and "# the project's own choice" in text
     assert mypy["plugins"] == ["pydantic.mypy", "mypy_plugin"]
-    assert mypy["enable_error_code"] == ["proxy-specialize"]
+    assert "enable_error_code" not in mypy  # in the plugin's table: dmypy rejects it here
+    assert document["tool"]["proxy_types"]["enable_error_code"] == ["proxy-specialize"]
     assert mypy["overrides"] == [{"module": "legacy.*", "ignore_errors": True}]
     assert document["project"] == {"name": "demo"}
     settings = plugin_settings(config)

@@ -163,19 +163,24 @@ def is_int(x: int | dyn.Num) -> bool:
 """
 
 
-def test_the_daemon_shows_what_check_shows_after_an_edit(tmp_path: Path) -> None:
+def test_the_daemon_shows_what_a_cold_run_shows_after_an_edit(tmp_path: Path) -> None:
     """``plain.py`` defines nothing dynamic; the daemon checks ``user.py`` again
-    (it has errors) on the tree it checked before."""
+    (it has errors) on the tree it checked before.  The daemon shows what a cold
+    mypy run shows, ``proxy-config`` included; ``check`` shows the same problems
+    of the settings at the settings' lines (tests/cli/test_settings_entries.py)."""
     root = make_project(tmp_path / "project", ("mypy.ini", MISSING))
     (root / "user.py").write_text(USER, encoding="utf-8")
     files = ["app.py", "plain.py", "user.py", "dyn.py"]
-    check = run([sys.executable, "-m", "mypy_plugin", "check", "--cache-dir",
-                 str(tmp_path / "cache"), "--format", "json", *files], root)
-    cold = sorted(f"{f['file']}:{f['line']}: {f['message']}  [{f['code']}]"
-                  for f in json.loads(check.stdout)["findings"])
+    plain = run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), *files],
+                root)
+    cold = sorted(messages(plain.stdout))
     config = [line for line in cold if line.endswith("[proxy-config]")]
     assert [line.split(": ")[0] for line in config] == ["app.py:1", "user.py:1", "user.py:2"]
     assert 'Cannot find module "gone"' in config[2]
+    check = run([sys.executable, "-m", "mypy_plugin", "check", "--cache-dir",
+                 str(tmp_path / "check-cache"), "--format", "json", *files], root)
+    at_settings = [f for f in json.loads(check.stdout)["findings"] if f["code"] == "proxy-config"]
+    assert len([f for f in at_settings if f["file"] == "mypy.ini"]) == 2
     with daemon(root) as dmypy:
         first = run([*dmypy, "run", "--", *files], root)
         (root / "plain.py").write_text("def double(x: int) -> int:\n    return x + x\n",

@@ -145,6 +145,8 @@ def test_only_the_routing_layer_and_the_gate_decide_which_modules_get_reports() 
     )
     # config.py defines is_exempt/is_installed_library, _mypy_compat reads mypy's verdict;
     # main.py routes, runner.py runs each check under the gate's verdict; entry_points.py
-    # follows calls into checked code only (which functions are traced, not who is told).
-    assert deciding == ["_mypy_compat.py", "analysis/entry_points.py", "config.py", "gate.py",
-                        "main.py", "runner.py"], deciding
+    # follows calls into checked code only (which functions are traced, not who is told);
+    # call_sites asks the gate whether a callee gets reports of its own (then a sink of a
+    # parameter it declares dynamic is reported there, not at each call).
+    assert deciding == ["_mypy_compat.py", "analysis/entry_points.py", "checks/call_sites.py",
+                        "config.py", "gate.py", "main.py", "runner.py"], deciding
