@@ -1,0 +1,156 @@
+"""benchmarks/sweep.py (issue #30): its arguments, verdicts and CPU reading; a real run is slow."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import sweep  # noqa: E402
+from benchmarks.corpus import PLUGINS_LINE  # noqa: E402
+
+
+def test_a_known_corpus_is_found_in_site_packages(tmp_path: Path) -> None:
+    (tmp_path / "pandas" / "core").mkdir(parents=True)
+    spec = sweep.parse_corpus("pandas/core", tmp_path)
+    assert (spec.source, spec.package, spec.targets) == (tmp_path, "pandas", ("pandas/core",))
+
+
+def test_a_path_corpus_checks_its_directory(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    spec = sweep.parse_corpus(f"mine={tmp_path / 'pkg'}", None)
+    assert (spec.name, spec.source, spec.targets) == ("mine", tmp_path, ("pkg",))
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("nosuchcorpus", "unknown"),
+    ("sympy", "needs --site-packages"),
+    ("mine=", "expected NAME=PATH"),
+    ("mine=/no/such/dir", "is not a directory"),
+])
+def test_bad_corpora_are_one_line(value: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        sweep.parse_corpus(value, None)
+
+
+def test_a_named_corpus_must_be_installed(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="pip install it"):
+        sweep.parse_corpus("sympy", tmp_path)
+
+
+def test_settings_are_parsed_and_checked() -> None:
+    assert sweep.parse_settings("traced, strict") == ["traced", "strict"]
+    assert sweep.parse_settings("default,traced,strict") == list(sweep.SETTINGS)
+    for bad in ("", "fast", "traced,fast"):
+        with pytest.raises(ValueError, match="--settings"):
+            sweep.parse_settings(bad)
+
+
+def test_main_exits_2_on_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        sweep.main(["--corpus", "sympy", "--settings", "fast"])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert '--settings: expected some of default,traced,strict, got "fast"' in error
+
+
+@pytest.mark.parametrize("setting", sweep.SETTINGS)
+def test_configs_differ_only_in_the_plugins_line(setting: str) -> None:
+    plain = sweep.config_text(setting, "sympy", plugin=False).splitlines()
+    plugin = sweep.config_text(setting, "sympy", plugin=True).splitlines()
+    assert [line for line in plugin if line not in plain] == [PLUGINS_LINE]
+    assert [line for line in plain if line not in plugin] == []
+    assert ("traced_functions = sympy.*" in plain) == (setting == "traced")
+    assert ("strict_isinstance = true" in plain) == (setting == "strict")
+
+
+def _finding(code: str, kind: str | None, line: int) -> dict[str, object]:
+    return {"file": "m.py", "line": line, "code": code, "kind": kind, "message": f"m{line}"}
+
+
+def test_internal_errors_fail_and_functions_too_large_are_listed() -> None:
+    document = {"findings": [_finding("proxy-internal", "flow-too-large", 1),
+                             _finding("proxy-internal", "internal-error", 2),
+                             _finding("proxy-isinstance", "isinstance", 3)]}
+    errors, too_large = sweep.internal_findings(document)
+    assert errors == ["m.py:2: m2"]
+    assert too_large == ["m.py:1: m1"]
+    assert sweep.internal_findings({"findings": [_finding("proxy-cast", "cast", 4)]}) == ([], [])
+
+
+def test_first_difference_names_the_line() -> None:
+    same = json.dumps({"a": [1, 2]}, indent=2)
+    assert sweep.first_difference(same, same) is None
+    changed = same.replace("2", "3")
+    assert sweep.first_difference(same, changed) == "line 4: '2' != '3'"
+    assert "one output has 2 lines, the other 1" in (sweep.first_difference("a\nb", "a") or "")
+
+
+def test_ratio_limit() -> None:
+    within = sweep.Outcome("c", "traced", mypy_cpu=10.0, check_cpu=[15.0, 12.0])
+    sweep.check_limits(within, 1.5)
+    assert within.failures == [] and within.worst_ratio() == 1.5
+    over = sweep.Outcome("c", "traced", mypy_cpu=10.0, check_cpu=[12.0, 15.1])
+    sweep.check_limits(over, 1.5)
+    assert over.failures == ["check took 1.510x plain mypy's CPU (seed 2: 15.1 s against "
+                             "10.0 s; limit 1.5x)"]
+    no_baseline = sweep.Outcome("c", "traced", mypy_cpu=0.0, check_cpu=[1.0])
+    sweep.check_limits(no_baseline, 1.5)
+    assert len(no_baseline.failures) == 1
+
+
+@pytest.mark.parametrize(("status", "output", "verdict"), [
+    (0, "Success", None),
+    (1, "Found 1 error", None),
+    (3, "{}", None),
+    (2, "error: broken config", "exited 2: error: broken config"),
+    (1, "Traceback (most recent call last):\n  x\nKeyError: 'a'", "crashed: KeyError: 'a'"),
+    (-9, "", "killed after the timeout"),
+])
+def test_crashes(status: int, output: str, verdict: str | None) -> None:
+    assert sweep.crash_line(sweep.Run(status, output, "", 0.0, 0.0)) == verdict
+
+
+def test_cpu_time_is_the_childs(tmp_path: Path) -> None:
+    busy = ("import time\nwhile time.process_time() < 0.3:\n    pass\nprint('done')")
+    run = sweep.run_child([sys.executable, "-c", busy], tmp_path, dict(os.environ), 60)
+    assert (run.status, run.stdout) == (0, "done\n")
+    assert run.cpu >= 0.3
+    idle = sweep.run_child([sys.executable, "-c", "import time; time.sleep(0.5)"], tmp_path,
+                           dict(os.environ), 60)
+    assert idle.cpu < 0.3 <= idle.wall
+
+
+def test_a_hang_is_killed(tmp_path: Path) -> None:
+    run = sweep.run_child([sys.executable, "-c", "import time; time.sleep(30)"], tmp_path,
+                          dict(os.environ), 0.5)
+    assert run.status == -9
+    assert sweep.crash_line(run) == "killed after the timeout"
+
+
+@pytest.mark.slow
+def test_sweep_of_a_tiny_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    package = tmp_path / "tiny"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text(
+        "def f(n: int) -> int:\n    x = n\n    if n > 1:\n        x += 1\n"
+        "    d = {}\n    d[x] = 1\n    return x\n")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    arguments = ["--corpus", f"tiny={package}", "--workdir", str(tmp_path / "work")]
+    assert sweep.main(arguments) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("tiny ")]
+    assert [row.split()[1] for row in rows] == list(sweep.SETTINGS)
+    assert all(row.endswith("ok") for row in rows)
+    # The same runs against an impossible limit: one line per check run over it.
+    assert sweep.main([*arguments, "--settings", "traced", "--limit", "0.01"]) == 1
+    failures = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("FAIL tiny [traced]: check took")]
+    assert len(failures) == 2
