@@ -7,9 +7,10 @@ never reports (an installed library) and the user cannot change.  The callee's
 summary (:mod:`..analysis.summaries`) says which parameters reach which sinks.
 
 A value that is dynamic by its declared type is reported wherever the call is,
-except where the callee declares the parameter dynamic in code mypy checks: the
-sink is then reported inside the callee, at the line to change, and a report at
-every call would repeat it.
+except where the callee, or the function holding the sink, declares the parameter
+a type that may hold a dynamic number in code that gets reports: the plugin then
+reports it there, at the line to change, and a report at every call would
+repeat it.
 A value that is dynamic only by a flow (a tensor size under ``symbolic_shapes``,
 a traced function's parameter) is reported only in code a compiler runs: reached
 from an entry point (:mod:`..analysis.entry_points`) or named by
@@ -41,12 +42,13 @@ from .. import errors
 from ..analysis.classes import isinstance_functions
 from ..analysis.cross_call import call_site_env, in_python_source, in_traced_code
 from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
 from ..config import is_installed_library
-from ..gate import ReportGate, Verdict
+from ..gate import Verdict
 from ..hooks import FUNCTION, METHOD, Env, Hook
 
 #: Flow sources that make a value dynamic only where a compiler traces the code.
@@ -124,11 +126,15 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
-    reported_inside = _parameters_reported_inside(target, modules, sites.dynamic, env.gate)
     for name, actuals in zip(ctx.callee_arg_names, ctx.args):
         path = summary.get(name) if name is not None else None
-        if path is None or name is None or name in reported_inside:
+        if path is None or name is None:
             continue
+        if any(_reported_where_it_is(function, parameter, modules, sites.dynamic, env,
+                                     path.kind == ISINSTANCE)
+               for function, parameter in ((target.fullname, name),
+                                           (path.function, path.parameter))):
+            continue  # the callee or the sink's function reports it itself
         for actual in actuals:
             found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
@@ -148,27 +154,40 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             break
 
 
-def _parameters_reported_inside(target: Target, modules: Mapping[str, MypyFile] | None,
-                                dynamic: DynamicClasses, gate: ReportGate) -> frozenset[str]:
-    """The callee's parameters declared dynamic in a module that gets reports: their
-    sinks get reports of their own inside the callee."""
-    if not modules or target.module not in modules:
-        return frozenset()
-    hidden = is_installed_library(target.path)  # mypy shows no errors there
-    if gate.decide(target.module, hidden=hidden) != Verdict.REPORTED:
-        return frozenset()
-    node: object = modules[target.module]
-    for part in target.qualname.split("."):
+def _reported_where_it_is(fullname: str, parameter: str,
+                          modules: Mapping[str, MypyFile] | None, dynamic: DynamicClasses,
+                          env: Env, isinstance_sink: bool) -> bool:
+    """Whether function ``fullname`` is in a module that gets reports and declares
+    ``parameter`` a type that may hold a dynamic number (a dynamic class, a base of
+    one, or in migration mode a static number class a legacy proxy subclasses, for
+    an ``isinstance``): then the plugin reports its uses there, where the fix goes,
+    and a report at every call would repeat it."""
+    gate = env.gate
+    module = module_of(fullname, modules) if modules else None
+    if module is None or modules is None:
+        return False
+    hidden = is_installed_library(modules[module].path)  # mypy shows no errors there
+    if gate.decide(module, hidden=hidden) != Verdict.REPORTED:
+        return False
+    node: object = modules[module]
+    for part in fullname[len(module) + 1:].split("."):
         names = node.names if isinstance(node, (MypyFile, TypeInfo)) else None
         symbol = names.get(part) if names is not None else None
         node = symbol.node if symbol is not None else None
         if isinstance(node, Decorator):
             node = node.func
     if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):
-        return frozenset()
-    return frozenset(
-        name for name, formal in zip(node.type.arg_names, node.type.arg_types)
-        if name is not None and dynamic.describe(formal) is not None)
+        return False
+    # The definition's names: the type has None for positional-only parameters.
+    declared = [argument.variable.name for argument in node.arguments]
+    if parameter not in declared or len(declared) != len(node.type.arg_types):
+        return False
+    formal = node.type.arg_types[declared.index(parameter)]
+    config = env.config
+    legacy_reported = isinstance_sink and bool(config.migrate_classes) \
+        and config.strict_isinstance and may_hide_legacy_proxy(formal) is not None
+    return (legacy_reported or dynamic.describe(formal) is not None
+            or dynamic.describe_base(formal, modules, None) is not None)
 
 
 def _callee_shown(target: Target) -> str:

@@ -11,6 +11,7 @@ from calls_helpers import (
     checks_outside_scripting,
     checks_when_compiling,
     declared_dynamic,
+    forwards_to_declared,
     handles_symints,
     is_integral,
     make_norm,
@@ -37,6 +38,7 @@ class Model(nn.Module):
         make_norm_twice_removed(x.shape[-1])  # E: [proxy-isinstance] via width -> width -> normalized_shape
         make_norm(8)
         declared_dynamic(n)  # reported inside the helper, which declares it dynamic
+        forwards_to_declared(x.shape[0])  # reported where the sink's function declares it
         as_index(n)  # E: [proxy-specialize] as_index(): argument "n" reaches int(value) in calls_helpers.as_index  # E: [arg-type]
         is_integral(x.shape[0])  # E: [proxy-isinstance] is_integral(): argument "x.shape[0]" reaches isinstance(value, numbers.Integral) in calls_helpers.is_integral
         handles_symints(x.shape[0])

@@ -57,3 +57,12 @@ def checks_outside_scripting(value: int) -> int:
 def declared_dynamic(value: torch.SymInt) -> int:
     # declared dynamic in checked code: reported here, where the fix goes, not at each call
     return int(value)  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt"
+
+
+def declared_maybe_dynamic(value: int | torch.SymInt) -> int:
+    return int(value)  # E: [proxy-specialize]
+
+
+def forwards_to_declared(value: int) -> int:
+    # the function holding the sink declares it dynamic: reported there, not at each call
+    return declared_maybe_dynamic(value)
