@@ -178,8 +178,9 @@ def _reported_where_it_is(fullname: str, parameter: str,
             node = node.func
     if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):
         return False
-    # The definition's names: the type has None for positional-only parameters.
-    declared = [argument.variable.name for argument in node.arguments]
+    # The definition's names (kept in mypy's cache too): the type has None for
+    # positional-only parameters.
+    declared = node.arg_names
     if parameter not in declared or len(declared) != len(node.type.arg_types):
         return False
     formal = node.type.arg_types[declared.index(parameter)]
