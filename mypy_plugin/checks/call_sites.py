@@ -178,9 +178,13 @@ def _reported_where_it_is(fullname: str, parameter: str,
             node = node.func
     if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):
         return False
-    # The definition's names (kept in mypy's cache too): the type has None for
-    # positional-only parameters.
-    declared = node.arg_names
+    # The definition's names: the type and FuncDef.arg_names have None for
+    # positional-only parameters.  A function loaded from mypy's cache has no
+    # ``arguments`` (compiled mypy raises AttributeError): its arg_names are all there is.
+    try:
+        declared: list[str | None] = [argument.variable.name for argument in node.arguments]
+    except AttributeError:
+        declared = list(node.arg_names)
     if parameter not in declared or len(declared) != len(node.type.arg_types):
         return False
     formal = node.type.arg_types[declared.index(parameter)]
