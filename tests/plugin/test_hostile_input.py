@@ -14,6 +14,7 @@ or one line naming the key.
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -125,18 +126,24 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+_PROGRAM_NUMBERS = itertools.count()
+
+
 def check(project: Path, source: str, *, mypy_may_refuse: bool = False) -> str:
     """mypy's output on ``source`` with the plugin, which must neither fail nor report
     an internal error.  ``mypy_may_refuse``: the grammar's programs include a few that
     mypy's parser refuses although CPython compiles them (the test below has one); then
     mypy stops with its own syntax error (exit 2) before any plugin code runs."""
-    (project / "generated.py").write_text(source, encoding="utf-8")
+    # A new name per program: mypy trusts a cached module whose file has the same size
+    # and mtime second, so rewriting one file could replay an earlier program's result.
+    name = f"generated_{next(_PROGRAM_NUMBERS)}.py"
+    (project / name).write_text(source, encoding="utf-8")
     cwd = os.getcwd()
     os.chdir(project)
     try:
         stdout, stderr, status = api.run(["--config-file", "mypy.ini", "--cache-dir",
                                           str(project / "cache"), "--no-error-summary",
-                                          "generated.py"])
+                                          name])
     finally:
         os.chdir(cwd)
     assert os.environ.get("PROXY_TYPES_DEBUG") == "1"  # an internal error would raise
