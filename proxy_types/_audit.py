@@ -27,7 +27,8 @@ from ._audit_wrappers import (
     _Receiver,
     _remove_all_threads,
 )
-from ._config import DEFAULT_EXEMPT_MODULES, RuntimeSettings, read_runtime_settings
+from ._config import RuntimeSettings, read_runtime_settings
+from ._settings_files import DEFAULT_EXEMPT_MODULES
 
 class Audit(_RecordBook):
     """An active or finished runtime audit; ``with proxy_types.audit() as found:``."""

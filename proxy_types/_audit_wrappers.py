@@ -19,8 +19,7 @@ from typing import Any, Protocol, cast
 
 from . import _guards
 from ._audit_records import _flatten, _Kind, _outcome_text
-from ._config import DEFAULT_EXEMPT_MODULES
-from ._settings_files import module_matches
+from ._settings_files import DEFAULT_EXEMPT_MODULES, module_matches
 from ._table import CONVERSIONS, STATIC_BUILTIN_TYPES, STATIC_NUMBER_TYPES
 
 # The real isinstance, bound once: the audit's own checks must not go through its wrapper.
