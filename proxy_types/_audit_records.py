@@ -1,7 +1,7 @@
 """What a runtime audit records: ``AuditRecord``, how an event becomes one, and whose files count.
 
 An event is counted by its call site (code object and instruction), its kind,
-operation, classes and outcome; ``RecordBook.records`` merges the counts into
+operation, classes and outcome; ``_RecordBook.records`` merges the counts into
 ``AuditRecord`` rows.  Nothing here patches or imports anything.
 """
 
@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ._table import CLASS_CONCRETIZING_DUNDERS, CONCRETIZING_DUNDERS
 
+# Each watched dunder and how users spell its operation ("__int__" -> "int()").
 _WATCHED_DUNDERS = {c.dunder: c.operation for c in CONCRETIZING_DUNDERS + CLASS_CONCRETIZING_DUNDERS}
 
 _Kind = Literal["isinstance", "conversion", "guard"]
