@@ -1,4 +1,9 @@
-"""Reads the plugin's settings from the config file mypy used."""
+"""The plugin's settings from the config file mypy used.
+
+Reading the file and its ``[proxy_types]`` section, and splitting list settings,
+is the shared reader (``settings_files``, also the runtime's); this adapter
+checks each value and words each problem as the plugin's one-line message.
+"""
 
 from __future__ import annotations
 
@@ -9,28 +14,25 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .constants import (
-    DEFAULT_EXEMPT_MODULES,
-    PLUGIN_CODE_NAMES,
-    PLUGIN_SECTION_INI,
-    PLUGIN_SECTION_TOML,
-)
+from .constants import PLUGIN_CODE_NAMES
 from .settings_files import (
+    DEFAULT_EXEMPT_MODULES,
+    DOTTED_NAME,
+    MODULE_PATTERN,
+    NotATable,
     SettingsFileError,
     TomlUnavailable,
+    is_toml,
     module_matches,
-    read_ini,
-    read_toml,
-    toml_table,
+    read_plugin_section,
+    string_list,
 )
 
 # Patterns, not compiled ones: `re` compiles each on first use, so a config
 # without plugin settings skips the 0.5 ms of compiling them on every run.
-_DOTTED_NAME = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$"
 _ISINSTANCE_FUNCTION = (
     r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+)(:(?P<value>\d+):(?P<classes>\d+))?$"
 )
-_MODULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$"
 # A name that may use fnmatch wildcards (*, ?, [...]).
 _NAME_PATTERN = r"^[A-Za-z0-9_*?\[\]!-]+$"
 # A dotted name whose parts may use fnmatch wildcards (*, ?, [...]), optionally after
@@ -105,10 +107,7 @@ class ProxyTypesConfig:
         if not config_file:
             return
         try:
-            if config_file.endswith(".toml"):
-                self._read_toml(config_file)
-            else:
-                self._read_ini(config_file)
+            self._read(config_file)
             self._check_across_settings()
         except Exception as error:
             # Imported on failure only: the runtime package would cost every mypy run
@@ -122,27 +121,18 @@ class ProxyTypesConfig:
 
     # -- reading ------------------------------------------------------------
 
-    def _read_ini(self, path: str) -> None:
+    def _read(self, path: str) -> None:
         try:
-            sections = read_ini(path)
-        except SettingsFileError as error:
-            self._fail(_errors().config_unreadable(str(error)))
-        for key, raw in sections.get(PLUGIN_SECTION_INI, {}).items():
-            self._set(key, raw, from_ini=True)
-
-    def _read_toml(self, path: str) -> None:
-        try:
-            section = toml_table(read_toml(path), PLUGIN_SECTION_TOML)
+            section = read_plugin_section(path)
         except TomlUnavailable:
             self._fail(_errors().config_needs_tomli())
+        except NotATable:
+            self._fail(_errors().config_not_a_table())
         except SettingsFileError as error:
             self._fail(_errors().config_unreadable(str(error)))
-        if section is None:
-            return
-        if not isinstance(section, dict):
-            self._fail(_errors().config_not_a_table())
+        from_ini = not is_toml(path)
         for key, value in section.items():
-            self._set(str(key), value, from_ini=False)
+            self._set(key, value, from_ini=from_ini)
 
     def _set(self, key: str, value: object, *, from_ini: bool) -> None:
         if key not in self.KEYS:
@@ -168,7 +158,7 @@ class ProxyTypesConfig:
             for entry in entries:
                 if key == "traced_functions" and not re.match(_TRACED_FUNCTION, entry):
                     self._fail(_errors().config_bad_traced_function(entry))
-                if key == "static_only_aliases" and not re.match(_DOTTED_NAME, entry):
+                if key == "static_only_aliases" and not re.match(DOTTED_NAME, entry):
                     self._fail(_errors().config_not_a_class_name(key, entry))
                 if key == "static_parameters" and not re.match(_NAME_PATTERN, entry):
                     self._fail(_errors().config_bad_parameter_pattern(entry))
@@ -178,19 +168,19 @@ class ProxyTypesConfig:
         if key in ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
                    "audit_classes"):
             for name in names:
-                if not re.match(_DOTTED_NAME, name):
+                if not re.match(DOTTED_NAME, name):
                     self._fail(_errors().config_not_a_class_name(key, name))
             setattr(self, key, tuple(names))
         elif key == "concretizing_functions":
             for name in names:
-                if not re.match(_DOTTED_NAME, name):
+                if not re.match(DOTTED_NAME, name):
                     self._fail(_errors().config_not_a_function_name(key, name))
             self.concretizing_functions = tuple(names)
         elif key == "isinstance_functions":
             self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
             for name in names:
-                if not re.match(_MODULE_PATTERN, name):
+                if not re.match(MODULE_PATTERN, name):
                     self._fail(_errors().config_not_a_module_pattern(key, name))
             self.exempt_modules = tuple(names)
 
@@ -245,11 +235,10 @@ class ProxyTypesConfig:
         return parts
 
     def _name_list(self, key: str, value: object, *, from_ini: bool) -> list[str]:
-        if from_ini and isinstance(value, str):
-            return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
-        if isinstance(value, list) and all(isinstance(item, str) for item in value):
-            return [item.strip() for item in value]
-        self._fail(_errors().config_expected_list(key, value))
+        names = string_list(value, from_ini=from_ini)
+        if names is None:
+            self._fail(_errors().config_expected_list(key, value))
+        return names
 
     def _fail(self, problem: str) -> NoReturn:
         from proxy_types import ConfigurationError

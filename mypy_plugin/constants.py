@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from .number_table import table as _table
 
-PLUGIN_SECTION_INI = "mypy.plugins.proxy_types"
-PLUGIN_SECTION_TOML = ("tool", "proxy_types")
 #: The plugin's error codes (``codes.py`` makes them mypy's; named here without mypy,
 #: for the settings that turn them on and off).
 PLUGIN_CODE_NAMES = (
@@ -49,9 +47,6 @@ INDEXING_METHODS: dict[str, str] = {
 ABC_REGISTER_METHODS: frozenset[str] = frozenset(
     {"abc.ABCMeta.register", *(f"{abc}.register" for abc in _table.STATIC_ABC_TYPES)}
 )
-
-DEFAULT_EXEMPT_MODULES: tuple[str, ...] = ("proxy_types", "proxy_types.*")
-
 
 def concretizing_operation(fullname: str) -> str | None:
     """How users spell the converting callable ``fullname``, or None if it is not one.

@@ -9,25 +9,40 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __all__ = [
-    "MalformedFile", "SettingsFileError", "TomlUnavailable", "UnreadableFile",
-    "config_file_candidates", "find_config_file", "module_matches", "mypy_uses",
-    "read_ini", "read_toml", "toml_table", "OWN_CONFIG_NAMES", "SHARED_CONFIG_NAMES",
+    "DEFAULT_EXEMPT_MODULES", "DOTTED_NAME", "MODULE_PATTERN", "MalformedFile", "NotATable",
+    "OWN_CONFIG_NAMES", "PLUGIN_SECTION_INI", "PLUGIN_SECTION_TOML", "SHARED_CONFIG_NAMES",
+    "SettingsFileError", "TomlUnavailable", "UnreadableFile", "config_file_candidates",
+    "entry_line", "find_config_file", "has_plugin_section", "is_toml", "module_matches",
+    "mypy_uses", "read_ini", "read_plugin_section", "read_toml", "split_list", "string_list",
+    "toml_table",
 ]
 
 if TYPE_CHECKING:
     from proxy_types._settings_files import (
+        DEFAULT_EXEMPT_MODULES,
+        DOTTED_NAME,
+        MODULE_PATTERN,
         OWN_CONFIG_NAMES,
+        PLUGIN_SECTION_INI,
+        PLUGIN_SECTION_TOML,
         SHARED_CONFIG_NAMES,
         MalformedFile,
+        NotATable,
         SettingsFileError,
         TomlUnavailable,
         UnreadableFile,
         config_file_candidates,
+        entry_line,
         find_config_file,
+        has_plugin_section,
+        is_toml,
         module_matches,
         mypy_uses,
         read_ini,
+        read_plugin_section,
         read_toml,
+        split_list,
+        string_list,
         toml_table,
     )
 else:

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._audit import AuditRecord
+from ._audit_records import AuditRecord
 from ._errors import ConfigurationError
 from ._sarif import PROGRAM, SarifLog, tool_version
 

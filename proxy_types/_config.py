@@ -5,8 +5,9 @@ file the plugin reads: the one mypy itself would pick (``mypy.ini``,
 ``.mypy.ini``, ``pyproject.toml`` with ``[tool.mypy]``, ``setup.cfg`` with
 ``[mypy]``; from a directory up to the repository root, then the user-wide
 files), section ``[mypy.plugins.proxy_types]`` or ``[tool.proxy_types]``.
-Finding and reading the file is ``_settings_files``, shared with the plugin;
-errors are ``ConfigurationError`` with the one line the plugin prints.
+Finding and reading the file, the section and its lists are ``_settings_files``,
+shared with the plugin; this adapter picks the audit's settings and words errors
+as ``ConfigurationError`` with the one line the plugin prints.
 """
 
 from __future__ import annotations
@@ -18,16 +19,20 @@ from typing import NamedTuple
 
 from . import _settings_files
 from ._errors import ConfigurationError
-from ._settings_files import SettingsFileError, TomlUnavailable, read_ini, read_toml, toml_table
+from ._settings_files import (
+    DEFAULT_EXEMPT_MODULES,
+    DOTTED_NAME,
+    MODULE_PATTERN,
+    NotATable,
+    SettingsFileError,
+    TomlUnavailable,
+    is_toml,
+    read_plugin_section,
+    string_list,
+)
 
-SECTION_INI = "mypy.plugins.proxy_types"
-SECTION_TOML = ("tool", "proxy_types")
 #: Settings naming classes whose instances the audit treats as dynamic numbers.
 CLASS_SETTINGS = ("dynamic_number_classes", "migrate_classes", "audit_classes")
-DEFAULT_EXEMPT_MODULES: tuple[str, ...] = ("proxy_types", "proxy_types.*")
-
-_DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
-_MODULE_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$")
 
 
 class RuntimeSettings(NamedTuple):
@@ -52,16 +57,9 @@ def find_config_file(start: Path) -> Path | None:
 def plugin_section(path: Path) -> dict[str, object]:
     """The raw ``[proxy_types]`` settings of ``path`` (ini values are strings)."""
     try:
-        if path.suffix != ".toml":
-            return dict(read_ini(path).get(SECTION_INI, {}))
-        section = toml_table(read_toml(path), SECTION_TOML)
+        return read_plugin_section(path)
     except SettingsFileError as error:
         raise _unusable(path, error) from None
-    if section is None:
-        return {}
-    if not isinstance(section, dict):
-        raise _error(path, "[tool.proxy_types] must be a table")
-    return {str(key): value for key, value in section.items()}
 
 
 def read_runtime_settings(config: str | os.PathLike[str] | None = None,
@@ -76,7 +74,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
     classes: list[str] = []
     for key in CLASS_SETTINGS:
         for name in _name_list(path, key, section.get(key)):
-            if not _DOTTED_NAME.match(name):
+            if not re.match(DOTTED_NAME, name):
                 raise _error(path, f'{key}: "{name}" is not a fully qualified class name '
                                    "like pkg.Class")
             if name not in classes:
@@ -85,7 +83,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
     if "exempt_modules" in section:
         exempt = tuple(_name_list(path, "exempt_modules", section["exempt_modules"]))
         for pattern in exempt:
-            if not _MODULE_PATTERN.match(pattern):
+            if not re.match(MODULE_PATTERN, pattern):
                 raise _error(path, f'exempt_modules: "{pattern}" is not a module name or '
                                    "pkg.* pattern")
     return RuntimeSettings(_shown(path), tuple(classes), exempt)
@@ -94,16 +92,16 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
 def _name_list(path: Path, key: str, value: object) -> list[str]:
     if value is None:
         return []
-    if isinstance(value, str) and path.suffix != ".toml":
-        return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return [item.strip() for item in value]
-    raise _error(path, f"{key}: expected a list of strings, got {value!r}")
+    names = string_list(value, from_ini=not is_toml(path))
+    if names is None:
+        raise _error(path, f"{key}: expected a list of strings, got {value!r}")
+    return names
 
 
 def _unusable(path: Path, error: SettingsFileError) -> ConfigurationError:
-    # The plugin's wording (mypy_plugin.errors.config_unreadable / config_needs_tomli).
-    if isinstance(error, TomlUnavailable):
+    # The plugin's wording (mypy_plugin.errors.config_unreadable / config_needs_tomli /
+    # config_not_a_table).
+    if isinstance(error, (TomlUnavailable, NotATable)):
         return _error(path, str(error))
     return _error(path, f"cannot read the config file: {error}")
 

@@ -4,8 +4,12 @@ All three read the file mypy uses (``mypy.ini``, ``.mypy.ini``, ``pyproject.toml
 with ``[tool.mypy]``, ``setup.cfg`` with ``[mypy]``): the runtime audit and the
 plugin for their ``[proxy_types]`` settings, the command line for the mypy
 sections it copies.  Finding the file, reading, parsing, the TOML library of
-Python 3.10 (``tomli``) and ``exempt_modules`` patterns are handled here once;
-every failure is one ``SettingsFileError`` whose text is a single line.
+Python 3.10 (``tomli``), the plugin's section (``read_plugin_section``), how a
+list setting is split, where an entry's line is, and ``exempt_modules``
+patterns are handled here once; every failure is one ``SettingsFileError``
+whose text is a single line.  The runtime (``proxy_types._config``) and the
+plugin (``mypy_plugin.config``) are thin adapters: each turns these values and
+errors into its own messages.
 
 Standard library only, and no relative imports: the plugin loads this file on
 its own (mypy_plugin/runtime_modules.py) so that type checking never runs the
@@ -17,6 +21,7 @@ from __future__ import annotations
 import configparser
 import fnmatch
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +30,14 @@ from typing import Any
 # The file names mypy looks for, in its order (mypy.defaults).
 OWN_CONFIG_NAMES = ("mypy.ini", ".mypy.ini")
 SHARED_CONFIG_NAMES = ("pyproject.toml", "setup.cfg")
+# The plugin's own section, in an INI file and in pyproject.toml.
+PLUGIN_SECTION_INI = "mypy.plugins.proxy_types"
+PLUGIN_SECTION_TOML = ("tool", "proxy_types")
+DEFAULT_EXEMPT_MODULES: tuple[str, ...] = ("proxy_types", "proxy_types.*")
+# Patterns, not compiled ones: `re` compiles each on first use, so a config
+# without plugin settings skips compiling them on every mypy run.
+DOTTED_NAME = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$"
+MODULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\.\*)?$"
 
 
 class SettingsFileError(Exception):
@@ -47,6 +60,10 @@ class MalformedFile(SettingsFileError):
 
 class TomlUnavailable(SettingsFileError):
     """Python 3.10 without tomli: TOML cannot be read at all."""
+
+
+class NotATable(SettingsFileError):
+    """``[tool.proxy_types]`` holds a value, not a table."""
 
 
 def _toml_loads(path: str | Path) -> Callable[[str], dict[str, Any]]:
@@ -153,3 +170,81 @@ def module_matches(module: str, pattern: str) -> bool:
         package = pattern[:-2]
         return module == package or module.startswith(package + ".")
     return fnmatch.fnmatchcase(module, pattern)
+
+
+
+# -- the plugin's section --------------------------------------------------------------------
+
+def is_toml(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is read as TOML (``pyproject.toml``) rather than INI."""
+    return os.fspath(path).endswith(".toml")
+
+
+def read_plugin_section(path: str | Path) -> dict[str, object]:
+    """The raw ``[mypy.plugins.proxy_types]`` / ``[tool.proxy_types]`` settings of ``path``.
+
+    INI values are strings (``string_list`` splits them), TOML values as parsed;
+    empty when the file has no such section.
+    """
+    if not is_toml(path):
+        return dict(read_ini(path).get(PLUGIN_SECTION_INI, {}))
+    section = toml_table(read_toml(path), PLUGIN_SECTION_TOML)
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise NotATable("[tool.proxy_types] must be a table", path=path)
+    return {str(key): value for key, value in section.items()}
+
+
+def has_plugin_section(path: str | Path) -> bool:
+    """Whether ``path`` has the plugin's section (of any value, in TOML)."""
+    if is_toml(path):
+        return toml_table(read_toml(path), PLUGIN_SECTION_TOML) is not None
+    return PLUGIN_SECTION_INI in read_ini(path)
+
+
+def split_list(value: str) -> list[str]:
+    """The entries of an INI list setting: separated by commas or lines, stripped, none empty."""
+    return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
+
+
+def string_list(value: object, *, from_ini: bool) -> list[str] | None:
+    """A list setting's entries (an INI string, or a TOML list of strings); None if it is
+    neither, for the caller to report in its own words."""
+    if from_ini and isinstance(value, str):
+        return split_list(value)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [item.strip() for item in value]
+    return None
+
+
+def entry_line(path: str | Path, setting: str, name: str) -> int:
+    """The line of ``name`` under ``setting`` in the plugin's section of ``path``:
+    the entry's own line if it has one, else the setting's, else 1."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if is_toml(path)
+              else r"^\s*\[\s*mypy\.plugins\.proxy_types\s*\]")
+    key = rf"^\s*{setting}\s*[=:]"
+    in_table = False
+    key_line = None
+    for number, line in enumerate(lines, 1):
+        if re.match(r"^\s*\[", line):
+            if key_line is not None:
+                break
+            in_table = re.match(header, line) is not None
+            continue
+        if not in_table:
+            continue
+        if key_line is None:
+            if re.match(key, line):
+                key_line = number
+            else:
+                continue
+        elif re.match(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*[=:]", line):
+            break  # the next setting
+        if re.search(rf"(^|[\s\"',=\[]){re.escape(name)}($|[\s\"',:\]])", line):
+            return number
+    return key_line or 1

@@ -460,19 +460,19 @@ def ignored_plugin_table(start: Path, chosen: ChosenConfig) -> str | None:
     with ``[tool.mypy]``, ``setup.cfg`` with ``[mypy]``); a plugin table in
     another of those files, in the directories searched, is silently ignored.
     """
-    from ..constants import PLUGIN_SECTION_INI
-    from ..settings_files import SettingsFileError, config_file_candidates, read_ini, read_toml
+    from ..settings_files import (
+        PLUGIN_SECTION_INI,
+        SettingsFileError,
+        config_file_candidates,
+        has_plugin_section,
+    )
 
     chosen_file = Path(chosen.source).resolve() if chosen.source else None
     for path in config_file_candidates(start, user_files=False):
         if path.resolve() == chosen_file:
             continue
         try:
-            if path.suffix == ".toml":
-                tool = read_toml(path).get("tool", {})
-                has_table = isinstance(tool, dict) and "proxy_types" in tool
-            else:
-                has_table = PLUGIN_SECTION_INI in read_ini(path)
+            has_table = has_plugin_section(path)
         except SettingsFileError:
             continue  # mypy reports an unreadable config it uses; this one it does not
         if has_table:

@@ -20,15 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..constants import PLUGIN_SECTION_INI
 from ..presets import LIST_SETTINGS, PRESETS, Preset, ini_line, ini_value, toml_line
 from ..settings_files import (
+    PLUGIN_SECTION_INI,
     SettingsFileError,
     TomlUnavailable,
     config_file_candidates,
     mypy_uses,
     read_ini,
     read_toml,
+    split_list,
 )
 from .common import EXIT_CLEAN, PLUGIN_MODULE, CommandLineError, one_line
 
@@ -97,7 +98,7 @@ def parsed_ini_value(key: str, raw: str) -> Value:
     if raw.strip().lower() in ("true", "false", "yes", "no", "on", "off", "1", "0") \
             and key not in LIST_SETTINGS:
         return raw.strip().lower() in ("true", "yes", "on", "1")
-    return tuple(part.strip() for part in re.split(r"[,\n]", raw) if part.strip())
+    return tuple(split_list(raw))
 
 
 def parsed_toml_value(value: object) -> Value | None:

@@ -10,10 +10,10 @@ from typing import Any
 
 from proxy_types import ConfigurationError
 
-from ..constants import PLUGIN_SECTION_INI
 from ..presets import Preset
 from ..settings_files import (
     OWN_CONFIG_NAMES,
+    PLUGIN_SECTION_INI,
     MalformedFile,
     SettingsFileError,
     find_config_file,

@@ -1,7 +1,7 @@
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._audit import AuditRecord
+from ._audit_records import AuditRecord
 
 SOURCE: str
 FORMATS: dict[str, str]

@@ -2,10 +2,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-SECTION_INI: str
-SECTION_TOML: tuple[str, str]
 CLASS_SETTINGS: tuple[str, ...]
-DEFAULT_EXEMPT_MODULES: tuple[str, ...]
 
 class RuntimeSettings(NamedTuple):
     config_file: str | None

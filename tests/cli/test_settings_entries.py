@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mypy_plugin.cli.settings_check import entry_line
+from mypy_plugin.settings_files import entry_line
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]  # the run_cli fixture
 

@@ -10,7 +10,16 @@ import pytest
 from mypy_plugin.cli.common import CommandLineError
 from mypy_plugin.cli.project_config import read_project_config
 from mypy_plugin.config import ProxyTypesConfig
-from mypy_plugin.settings_files import MalformedFile, UnreadableFile, read_ini, read_toml
+from mypy_plugin.settings_files import (
+    MalformedFile,
+    NotATable,
+    UnreadableFile,
+    has_plugin_section,
+    read_ini,
+    read_plugin_section,
+    read_toml,
+    string_list,
+)
 from proxy_types import ConfigurationError
 from tests.fresh_python import assert_probe_passes
 
@@ -144,3 +153,64 @@ def test_a_broken_file_met_in_the_search_is_one_line_naming_it(
         find_project_config(tmp_path)
     assert str(command_line.value).startswith(f"broken config {broken.resolve()} (line 1): ")
     assert "\n" not in str(runtime.value) + str(command_line.value)
+
+
+# -- the plugin's section: one reader, two adapters ------------------------------------------
+
+
+def test_the_plugin_section_is_read_in_one_place() -> None:
+    """Only the reader names the section to look it up; the adapters ask the reader."""
+    lookups = {}
+    for package in ("mypy_plugin", "proxy_types"):
+        for path in (REPO / package).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if "PLUGIN_SECTION_TOML" in text or 're.split(r"[,\\n]"' in text:
+                lookups[path.relative_to(REPO).as_posix()] = True
+    assert set(lookups) == {"proxy_types/_settings_files.py", "mypy_plugin/settings_files.py"}
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("mypy.ini", "[mypy]\n[mypy.plugins.proxy_types]\nmigrate_classes = a.B,\n  c.D\n",
+     {"migrate_classes": "a.B,\nc.D"}),
+    ("pyproject.toml", '[tool.mypy]\n[tool.proxy_types]\nmigrate_classes = ["a.B"]\n'
+                       "strict_isinstance = true\n",
+     {"migrate_classes": ["a.B"], "strict_isinstance": True}),
+    ("setup.cfg", "[mypy]\nstrict = True\n", {}),
+    ("pyproject.toml", "[tool.mypy]\nstrict = true\n", {}),
+])
+def test_read_plugin_section(tmp_path: Path, name: str, text: str,
+                             expected: dict[str, object]) -> None:
+    config = tmp_path / name
+    config.write_text(text, encoding="utf-8")
+    assert read_plugin_section(config) == expected
+    assert has_plugin_section(config) is bool(expected)
+
+
+def test_a_plugin_section_that_is_no_table_is_one_error_for_both_adapters(tmp_path: Path) -> None:
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.mypy]\n[tool]\nproxy_types = "yes"\n', encoding="utf-8")
+    with pytest.raises(NotATable, match=r"^\[tool\.proxy_types\] must be a table$"):
+        read_plugin_section(config)
+    assert has_plugin_section(config)
+    expected = f"{config}: error: [proxy_types] [tool.proxy_types] must be a table"
+    with pytest.raises(ConfigurationError) as plugin_error:
+        ProxyTypesConfig(str(config), raise_errors=True)
+    assert str(plugin_error.value) == expected
+    from proxy_types._config import read_runtime_settings
+
+    with pytest.raises(ConfigurationError) as runtime_error:
+        read_runtime_settings(config)
+    assert str(runtime_error.value).endswith(
+        ": error: [proxy_types] [tool.proxy_types] must be a table")
+
+
+@pytest.mark.parametrize(("value", "from_ini", "expected"), [
+    ("a.B, c.D\n\ne.F,", True, ["a.B", "c.D", "e.F"]),
+    ([" a.B ", "c.D"], False, ["a.B", "c.D"]),
+    ([" a.B ", "c.D"], True, ["a.B", "c.D"]),
+    ("a.B", False, None),  # a TOML string is not a list
+    (["a.B", 3], False, None),
+    (True, True, None),
+])
+def test_string_list(value: object, from_ini: bool, expected: list[str] | None) -> None:
+    assert string_list(value, from_ini=from_ini) == expected
