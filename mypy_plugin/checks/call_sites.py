@@ -182,9 +182,12 @@ def _reported_where_it_is(fullname: str, parameter: str,
     # positional-only parameters.  A function loaded from mypy's cache has no
     # ``arguments`` (compiled mypy raises AttributeError): its arg_names are all there is.
     try:
-        declared: list[str | None] = [argument.variable.name for argument in node.arguments]
+        arguments = node.arguments
     except AttributeError:
-        declared = list(node.arg_names)
+        arguments = None  # loaded from mypy's cache
+    declared: list[str | None] = (
+        list(node.arg_names) if arguments is None
+        else [argument.variable.name for argument in arguments])
     if parameter not in declared or len(declared) != len(node.type.arg_types):
         return False
     formal = node.type.arg_types[declared.index(parameter)]
