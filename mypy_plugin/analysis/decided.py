@@ -117,7 +117,10 @@ class DecidedWalk(Dataflow[Known]):
         live = [state for state in states if state is not None]
         if not live:
             return None
-        return live[0].intersection(*live[1:]) if len(live) > 1 else live[0]
+        first = live[0]
+        if all(state is first for state in live):
+            return first  # no path changed it (most branches)
+        return first.intersection(*live[1:])
 
     def anywhere(self, base: Known, since: int) -> Known:
         return _forget(base, self._bound[since:])
