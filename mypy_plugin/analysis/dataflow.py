@@ -204,12 +204,19 @@ class Dataflow(ABC, Generic[S]):
         return self.join([after, *breaks], head, since)
 
     def _while(self, node: WhileStmt, state: S) -> S | None:
-        state = self.evaluate(node.expr, state)
-        head, breaks, since = self._loop(
-            state, lambda head: self.narrow(node.expr, self.evaluate(node.expr, head), True),
-            node.body)
-        # The head holds what the test tells: it was evaluated on the way in.
-        after: S | None = self.narrow(node.expr, head, False)
+        tested: list[tuple[S, S]] = []  # the last head the test ran at, and after it
+
+        def enter(head: S) -> S:
+            after_test = self.evaluate(node.expr, head)
+            tested[:] = [(head, after_test)]
+            return self.narrow(node.expr, after_test, True)
+
+        # The test runs at the head, before each round: once per head, never twice.
+        head, breaks, since = self._loop(state, enter, node.body)
+        entered, after_test = tested[0]
+        if entered is not head:  # the rounds ran out before the head settled
+            after_test = self.evaluate(node.expr, head)
+        after: S | None = self.narrow(node.expr, after_test, False)
         if node.else_body is not None:
             after = self.block(node.else_body, after)
         return self.join([after, *breaks], head, since)

@@ -179,3 +179,30 @@ def test_with_binds_each_target_before_the_next_manager(
 ) -> None:
     assert reads(functions["interleaved"], line("the second f is"), "f") == [
         [("Param", 0)], [(Unknown.__name__, 0)]]
+
+
+WHILE_SOURCE = '''\
+def first_test(f: float) -> None:
+    while f != 1.0:  # the first test of f: no repeat
+        break
+
+def rebinding(p: int) -> None:
+    if p == 1:
+        pass
+    while p == 1:  # on a later round p is 2: not a repeat there, so not one at all
+        p = 2
+
+def keeping(p: int) -> None:
+    if p == 1:
+        pass
+    while p == 1:  # repeats the if's test on every round
+        break
+'''
+
+
+def test_a_while_test_runs_once_per_round(tmp_path: Path) -> None:
+    tree = analyzed_tree(tmp_path, WHILE_SOURCE, python_version=(3, 11))
+    found = {node.name: repeated_lines(node) for node in tree.defs if isinstance(node, FuncDef)}
+    repeats = [number for number, text in enumerate(WHILE_SOURCE.splitlines(), start=1)
+               if "repeats the if's test" in text]
+    assert found == {"first_test": [], "rebinding": [], "keeping": repeats}
