@@ -80,6 +80,8 @@ class Dataflow(ABC, Generic[S]):
 
     def __init__(self) -> None:
         self._loops: list[tuple[list[S], list[S]]] = []  # (breaks, continues) per loop
+        #: ``finally`` blocks being walked: :meth:`carry` needs every binding there.
+        self.in_finally = 0
 
     # -- the rules an analysis gives ----------------------------------------------------
 
@@ -146,6 +148,8 @@ class Dataflow(ABC, Generic[S]):
         return state
 
     def statement(self, node: Statement, state: S) -> S | None:
+        if type(node) not in _CONTROL_FLOW:  # speed: most statements are simple ones
+            return self.simple(node, state)
         if isinstance(node, IfStmt):
             return self._if(node, state)
         if isinstance(node, (ReturnStmt, RaiseStmt)):
@@ -258,7 +262,9 @@ class Dataflow(ABC, Generic[S]):
         if node.finally_body is None:
             return after
         entered = self.mark()
+        self.in_finally += 1
         finally_end = self.block(node.finally_body, self.anywhere(state, since))
+        self.in_finally -= 1
         if after is None or finally_end is None:
             return None
         return self.carry(finally_end, after, entered)
@@ -274,6 +280,12 @@ class Dataflow(ABC, Generic[S]):
             ends.append(self.block(body, case))
         ends.append(state)  # no case matched
         return self.join(ends, state, since)
+
+
+#: The statements :meth:`Dataflow.statement` does not hand to :meth:`Dataflow.simple`.
+_CONTROL_FLOW: frozenset[type] = frozenset({
+    IfStmt, ReturnStmt, RaiseStmt, AssertStmt, ForStmt, WhileStmt, TryStmt, WithStmt, Block,
+    BreakStmt, ContinueStmt, MatchStmt, FuncDef, OverloadedFuncDef, Decorator, ClassDef})
 
 
 def is_local(expr: Expression) -> bool:

@@ -112,7 +112,8 @@ class FunctionWalk(Dataflow[Env]):
         #: comprehension, whose names are their own): the names a branch may have
         #: changed are those bound since it started, so a merge looks at them only
         #: (linear in the function).
-        self._written: list[tuple[str, Binding | None]] = []
+        self._written: list[str] = []
+        self._values: list[Binding | None] = []
         self._inner = 0  # lambdas and comprehensions being walked
         env: Env = {
             argument.variable.name: Binding(frozenset({Param(argument.variable.name)}))
@@ -122,10 +123,11 @@ class FunctionWalk(Dataflow[Env]):
 
     def _set(self, env: Env, name: str, binding: Binding) -> None:
         env[name] = binding
-        self._written.append((name, None if self._inner else binding))
+        self._written.append(name)
+        self._values.append(None if self._inner else binding)
 
     def _names_since(self, since: int) -> dict[str, None]:
-        return dict.fromkeys(name for name, _ in self._written[since:])
+        return dict.fromkeys(self._written[since:])
 
     # -- the rules of the walk -------------------------------------------------------------
 
@@ -140,7 +142,7 @@ class FunctionWalk(Dataflow[Env]):
 
     def anywhere(self, base: Env, since: int) -> Env:
         merged = dict(base)
-        for name, binding in self._written[since:]:
+        for name, binding in zip(self._written[since:], self._values[since:]):
             found = merged.get(name)
             if binding is None or found == binding:
                 continue
