@@ -7,7 +7,13 @@ plugin's entry module imports this module at load, and nothing heavier.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from mypy.errorcodes import ErrorCode
+
+if TYPE_CHECKING:
+    from mypy.options import Options
 
 CATEGORY = "proxy-types"
 
@@ -66,3 +72,18 @@ ALL_CODES: tuple[ErrorCode, ...] = (
     PROXY_ISINSTANCE, PROXY_CONCRETIZE, PROXY_BASE, PROXY_CONFIG, PROXY_CAST, PROXY_SPECIALIZE,
     PROXY_INTERNAL,
 )
+
+
+def apply_settings(options: Options, enable: Iterable[str], disable: Iterable[str]) -> None:
+    """Turn the plugin codes of the plugin's section on and off in mypy's options.
+
+    mypy processes the ``[mypy]`` codes after loading plugins, so these mix with
+    them as mypy's own do (an enabled code wins); modules' options copy them.
+    """
+    by_name = {code.code: code for code in ALL_CODES}
+    for name in disable:
+        options.disabled_error_codes.add(by_name[name])
+        options.enabled_error_codes.discard(by_name[name])
+    for name in enable:
+        options.enabled_error_codes.add(by_name[name])
+        options.disabled_error_codes.discard(by_name[name])

@@ -20,6 +20,7 @@ from .gate import RUNS_WHERE_REPORTED, ReportGate, VerdictName
 
 if TYPE_CHECKING:
     from mypy.nodes import MypyFile, SymbolTableNode
+    from mypy.options import Options
 
     from .analysis.dynamic import DynamicClasses
 
@@ -31,11 +32,18 @@ METHOD_SIGNATURE: Literal["method_signature"] = "method_signature"  # MethodSigC
 #: AnalyzeTypeContext: a class name in an annotation (also a cast()'s target), analyzed
 #: by mypy first; the check runs after that analysis and reports only.
 TYPE_ANALYZE: Literal["type_analyze"] = "type_analyze"
+#: AnalyzeTypeContext: a name no check lists (``matches``), after mypy's own analysis
+#: made it the Any of a name from a module it cannot find.
+UNRESOLVED_TYPE: Literal["unresolved_type"] = "unresolved_type"
+#: The context of the first checker hook to run in a module (each check of it, a
+#: daemon's again too), before that hook's checks.
+MODULE_CHECK_START: Literal["module_check_start"] = "module_check_start"
 BASE_CLASS: Literal["base_class"] = "base_class"  # ClassDefContext, keyed by a base's name
 CUSTOMIZE_CLASS_MRO: Literal["customize_class_mro"] = "customize_class_mro"  # by the class
 
 HookKind = Literal["function", "method", "function_signature", "method_signature",
-                   "type_analyze", "base_class", "customize_class_mro"]
+                   "type_analyze", "unresolved_type", "module_check_start", "base_class",
+                   "customize_class_mro"]
 #: The kinds mypy's type checker asks for (the others run in the semantic analyzer).
 CHECKER_KINDS: frozenset[HookKind] = frozenset(
     {FUNCTION, METHOD, FUNCTION_SIGNATURE, METHOD_SIGNATURE})
@@ -82,8 +90,11 @@ class Shared:
                  dynamic_fullnames: frozenset[str], record_arguments: bool,
                  dynamic: Callable[[], DynamicClasses],
                  lookup_fully_qualified: Callable[[str], SymbolTableNode | None],
-                 build_modules: Callable[[], dict[str, MypyFile] | None]) -> None:
+                 build_modules: Callable[[], dict[str, MypyFile] | None],
+                 options: Options) -> None:
         self.config = config
+        #: mypy's options for the build.
+        self.options = options
         self.gate = gate
         #: The configured and default dynamic classes, by name.
         self.dynamic_fullnames = dynamic_fullnames

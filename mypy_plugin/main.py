@@ -16,7 +16,6 @@ from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
-    CheckerPluginInterface,
     ClassDefContext,
     FunctionContext,
     FunctionSigContext,
@@ -28,12 +27,11 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from . import _mypy_compat as compat
-from . import codes as _codes  # noqa: F401  (registers the error codes with mypy at load)
+from . import codes as _codes  # (importing it registers the error codes with mypy)
 from . import collectors
-from .analysis.context import current_module
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import DEFAULT_DYNAMIC_CLASSES
-from .gate import RUNS_WHERE_VISIBLE, ReportGate
+from .gate import ReportGate
 from .hooks import (
     BASE_CLASS,
     CHECKER_KINDS,
@@ -42,45 +40,26 @@ from .hooks import (
     FUNCTION_SIGNATURE,
     METHOD,
     METHOD_SIGNATURE,
+    MODULE_CHECK_START,
     TYPE_ANALYZE,
+    UNRESOLVED_TYPE,
     Env,
     HookKind,
     Shared,
 )
 from .registry import HooksByName, TypeHooksByName
-from .runner import Part, Runner
+from .runner import DEFAULTS, Part, Runner
 
 # Speed trick (lazy imports): the checks are imported with the first hook lookup, because
 # a warm run (everything cached) asks for none. Measured: warm import and construction
 # 3.6 -> 1.4 ms (docs/performance.md).
 if TYPE_CHECKING:
     from .analysis.dynamic import DynamicClasses
-    from .analysis.imports import MissingModules
     from .analysis.semanal import DefaultAnalysis
     from .registry import HookTable
 
 #: Imported with the first hook (a warm run, which asks for none, never imports it).
 _REPORTING = f"{__package__}.reporting"
-
-
-def _default_return(ctx: FunctionContext | MethodContext) -> Type:
-    return ctx.default_return_type
-
-
-def _default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
-    return ctx.default_signature
-
-
-def _nothing(ctx: Any) -> None:
-    return None
-
-
-#: What mypy gets from a hook of each kind when no check answers.
-_DEFAULTS: dict[HookKind, Callable[[Any], Any]] = {
-    FUNCTION: _default_return, METHOD: _default_return,
-    FUNCTION_SIGNATURE: _default_signature, METHOD_SIGNATURE: _default_signature,
-    BASE_CLASS: _nothing, CUSTOMIZE_CLASS_MRO: _nothing,
-}
 
 
 #: Lookups whose answer depends only on the name and the settings.
@@ -92,23 +71,6 @@ _NAME_ONLY_LOOKUPS = (
     "get_base_class_hook",
     "get_customize_class_mro_hook",
 )
-
-
-def _apply_error_codes(options: Options, config: ProxyTypesConfig) -> None:
-    """Turn the plugin codes of the plugin's section on and off in mypy's options.
-
-    mypy processes the ``[mypy]`` codes after loading plugins, so these mix with
-    them as mypy's own do (an enabled code wins); modules' options copy them.
-    """
-    if not config.enable_error_code and not config.disable_error_code:
-        return
-    by_name = {code.code: code for code in _codes.ALL_CODES}
-    for name in config.disable_error_code:
-        options.disabled_error_codes.add(by_name[name])
-        options.enabled_error_codes.discard(by_name[name])
-    for name in config.enable_error_code:
-        options.enabled_error_codes.add(by_name[name])
-        options.disabled_error_codes.discard(by_name[name])
 
 
 def _in_worker_process() -> bool:
@@ -126,7 +88,8 @@ class ProxyTypesPlugin(Plugin):
         if notices and not _in_worker_process():
             print("\n".join(notices), file=sys.stderr)
         self.config = ProxyTypesConfig(options.config_file)
-        _apply_error_codes(options, self.config)
+        _codes.apply_settings(options, self.config.enable_error_code,
+                              self.config.disable_error_code)
         #: Whether a module gets reports: asked here, before any check runs.
         self.gate = ReportGate(self.config)
         self.dynamic_fullnames = (
@@ -136,10 +99,10 @@ class ProxyTypesPlugin(Plugin):
         )
         #: Every module of the build by name (set_modules); None before mypy sets it.
         self.build_modules: dict[str, MypyFile] | None = None
-        self.runner = Runner(self, self.config, self.gate, self._report_missing_modules)
+        self.runner = Runner(self, self.config, self.gate, lambda: self._module_start)
         self.shared = Shared(self.config, self.gate, self.dynamic_fullnames,
                              collectors.recording_arguments(), lambda: self.dynamic,
-                             self.lookup_fully_qualified, lambda: self.build_modules)
+                             self.lookup_fully_qualified, lambda: self.build_modules, options)
         # Speed trick: asked once per module on every run, warm ones included, so the
         # answer is a constant. Measured: to_data() takes 6.4 us, on 1,685 modules a run.
         self._config_data = self.config.to_data()
@@ -165,6 +128,7 @@ class ProxyTypesPlugin(Plugin):
         # Type-analysis hooks depend on more than the name (see TypeHooksByName).
         self._type_candidates: dict[str, list[tuple[Callable[[Env], bool] | None, Part]]] = {}
         self._type_hooks: dict[tuple[Part, ...], Callable[[AnalyzeTypeContext], Type]] = {}
+        self._unresolved_hooks: dict[str, Callable[[AnalyzeTypeContext], Type]] = {}
 
     @cached_property
     def table(self) -> HookTable:
@@ -182,12 +146,6 @@ class ProxyTypesPlugin(Plugin):
                                  guarded=frozenset(self.config.guarded_number_classes))
         dynamic.flow = FlowAnalysis(self.config, dynamic)
         return dynamic
-
-    @cached_property
-    def missing_modules(self) -> MissingModules:
-        from .analysis.imports import MissingModules
-
-        return MissingModules(self.dynamic_fullnames, self.options)
 
     @cached_property
     def default_analysis(self) -> DefaultAnalysis:
@@ -232,15 +190,12 @@ class ProxyTypesPlugin(Plugin):
 
     def _hook(self, kind: HookKind, fullname: str) -> Callable[[Any], Any] | None:
         """The hook running every check of ``kind`` hooked by ``fullname``, or None."""
-        env = Env(self.shared, kind, fullname)
-        parts = [Part(entry.name, entry.check, env, entry.hook.runs)
-                 for entry in self.table.checks_for(kind, fullname)
-                 if entry.hook.wanted is None or entry.hook.wanted(env)]
+        parts = self._parts(kind, fullname)
         if not parts:
             return None
         if kind in CHECKER_KINDS:
-            return self._checker_hook(parts, _DEFAULTS[kind])
-        return self.runner.analysis_hook(parts, _DEFAULTS[kind])
+            return self._checker_hook(parts, DEFAULTS[kind])
+        return self.runner.analysis_hook(parts, DEFAULTS[kind])
 
     def _checker_hook(self, parts: list[Part], default: Callable[[Any], Any]
                       ) -> Callable[[Any], Any]:
@@ -295,11 +250,17 @@ class ProxyTypesPlugin(Plugin):
                 parts, self.default_analysis)
         return hook
 
-    # -- modules defining dynamic classes that mypy cannot find -------------
+    # -- names no check lists, and the start of each module's check ---------------
+
+    def _parts(self, kind: HookKind, fullname: str) -> list[Part]:
+        """The checks of ``kind`` hooked by ``fullname`` and wanted there, as runner parts."""
+        env = Env(self.shared, kind, fullname)
+        return list(Part(entry.name, entry.check, env, entry.hook.runs)
+                     for entry in self.table.checks_for(kind, fullname)
+                     if entry.hook.wanted is None or entry.hook.wanted(env))
 
     def unresolved_type_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        """For a name in a module that defines dynamic classes and that mypy cannot find
-        (``torch.SymInt`` without torch): a hook reporting that module.
+        """The hook of a name no check lists (``torch.SymInt`` without torch), or None.
 
         Asked again each time such a name is analyzed (not kept in the lookup's
         dict), so that while the hook runs mypy's own analysis it answers None.
@@ -307,37 +268,18 @@ class ProxyTypesPlugin(Plugin):
         if self.default_analysis.active:
             return None
         try:
-            module = self.missing_modules.unresolved_for_name(fullname, self.build_modules)
+            parts = self._parts(UNRESOLVED_TYPE, fullname)
         except Exception as error:
             self.runner.lookup_failed("get_type_analyze_hook", fullname, error)
             return None
-        return None if module is None else self._unresolved_hook
-
-    @cached_property
-    def _unresolved_hook(self) -> Callable[[AnalyzeTypeContext], Type]:
-        from mypy.types import AnyType, TypeOfAny, get_proper_type
-
-        def report(ctx: AnalyzeTypeContext, env: Env) -> None:
-            tree = current_module(ctx.api)
-            if tree is not None and not is_installed_library(tree.path):
-                self.missing_modules.report(ctx.api, tree, self.build_modules)
-
-        part = Part("imports", report, Env(self.shared, TYPE_ANALYZE, ""), RUNS_WHERE_VISIBLE)
-        guarded = self.runner.analysis_hook([part], _nothing)
-        default_analysis = self.default_analysis
-
-        def hook(ctx: AnalyzeTypeContext) -> Type:
-            analyzed = default_analysis(ctx)
-            proper = get_proper_type(analyzed)
-            # mypy's own verdict: the name comes from a module it could not find.
-            if isinstance(proper, AnyType) and proper.type_of_any == TypeOfAny.from_unimported_type:
-                guarded(ctx)
-            return analyzed
-
+        if not parts:
+            return None
+        hook = self._unresolved_hooks.get(fullname)
+        if hook is None:
+            hook = self._unresolved_hooks[fullname] = self.runner.unresolved_type_hook(
+                parts, self.default_analysis)
         return hook
 
-    def _report_missing_modules(self, api: CheckerPluginInterface) -> None:
-        """At a checker's first hook in a module: its imports of missing modules."""
-        tree = current_module(api)
-        if tree is not None:
-            self.missing_modules.report(api, tree, self.build_modules, again=True)
+    @cached_property
+    def _module_start(self) -> list[Part]:
+        return self._parts(MODULE_CHECK_START, "")

@@ -25,6 +25,7 @@ CHECKS: list[str] = [
     "passed_arguments",
     "isinstance_calls",
     "configuration",
+    "missing_modules",
     "migrate",
     "type_comparisons",
     "items_truth",

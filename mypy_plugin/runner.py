@@ -26,11 +26,26 @@ from mypy.semanal import SemanticAnalyzer
 from . import _mypy_compat as compat
 from .config import ProxyTypesConfig
 from .gate import RUNS_EVERYWHERE, RUNS_WHERE_VISIBLE, ReportGate, Verdict, VerdictName
-from .hooks import Env
+from .hooks import (
+    BASE_CLASS,
+    CUSTOMIZE_CLASS_MRO,
+    FUNCTION,
+    FUNCTION_SIGNATURE,
+    METHOD,
+    METHOD_SIGNATURE,
+    Env,
+    HookKind,
+)
 
 if TYPE_CHECKING:
-    from mypy.plugin import AnalyzeTypeContext
-    from mypy.types import Type
+    from mypy.plugin import (
+        AnalyzeTypeContext,
+        FunctionContext,
+        FunctionSigContext,
+        MethodContext,
+        MethodSigContext,
+    )
+    from mypy.types import FunctionLike, Type
 
 _Ctx = TypeVar("_Ctx")
 _Result = TypeVar("_Result")
@@ -78,12 +93,13 @@ class Runner:
     """Wraps checks into mypy hooks; one per plugin."""
 
     def __init__(self, plugin: Plugin, config: ProxyTypesConfig, gate: ReportGate,
-                 report_missing_modules: Callable[[CheckerPluginInterface], None]) -> None:
+                 module_start: Callable[[], Sequence[Part]]) -> None:
         self.plugin = plugin
         self.config = config
         self.gate = gate
         self.debug = debugging()
-        self.report_missing_modules = report_missing_modules
+        #: The parts that run at the start of each module's check (asked on first use).
+        self.module_start = module_start
         # Internal errors already reported: (check or lookup, exception and where it was
         # raised, file).
         self._internal_errors: set[tuple[str, str, str]] = set()
@@ -121,6 +137,24 @@ class Runner:
 
         return hook
 
+    def unresolved_type_hook(self, parts: Sequence[Part],
+                             default_analysis: Callable[[AnalyzeTypeContext], Type],
+                             ) -> Callable[[AnalyzeTypeContext], Type]:
+        """A type-analysis hook for a name mypy may not resolve: its own analysis, then
+        ``parts`` if it made the name the Any of a module it cannot find."""
+        from mypy.types import AnyType, TypeOfAny, get_proper_type
+
+        checks = self.analysis_hook(parts, _nothing)
+
+        def hook(ctx: AnalyzeTypeContext) -> Type:
+            analyzed = default_analysis(ctx)
+            proper = get_proper_type(analyzed)
+            if isinstance(proper, AnyType) and proper.type_of_any == TypeOfAny.from_unimported_type:
+                checks(ctx)
+            return analyzed
+
+        return hook
+
     def _analysis_verdict(self, api: Any) -> VerdictName:
         """The gate's verdict for a semantic-analysis hook (its API is the analyzer or a
         type analyzer); REPORTED when the analyzer cannot be found (the check decides)."""
@@ -149,10 +183,10 @@ class Runner:
         runs_somewhere = frozenset().union(*(part.runs for part in parts))
         name = parts[0].name
 
-        def first_in_module(api: CheckerPluginInterface) -> VerdictName:
+        def first_in_module(ctx: _Ctx, api: CheckerPluginInterface) -> VerdictName:
             verdict = self._checker_verdict(api)
             if verdict in RUNS_WHERE_VISIBLE:
-                self.report_missing_modules(api)
+                self._run_parts(ctx, api, self.module_start(), verdict)
             return verdict
 
         def hook(ctx: _Ctx) -> _Result:
@@ -161,7 +195,7 @@ class Runner:
                 if provisional:
                     reporting.settle_at_hook(api)
                 verdict = gate.checked_verdict if checked_tree(api) is gate.checked_tree \
-                    else first_in_module(api)
+                    else first_in_module(ctx, api)
             except Exception as error:
                 self.failed(api, ctx, name, error)
                 return default(ctx)
@@ -250,3 +284,19 @@ class Runner:
 
 def _nothing(ctx: Any) -> None:
     return None
+
+
+def _default_return(ctx: FunctionContext | MethodContext) -> Type:
+    return ctx.default_return_type
+
+
+def _default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    return ctx.default_signature
+
+
+#: What mypy gets from a hook of each kind when no check answers.
+DEFAULTS: dict[HookKind, Callable[[Any], Any]] = {
+    FUNCTION: _default_return, METHOD: _default_return,
+    FUNCTION_SIGNATURE: _default_signature, METHOD_SIGNATURE: _default_signature,
+    BASE_CLASS: _nothing, CUSTOMIZE_CLASS_MRO: _nothing,
+}

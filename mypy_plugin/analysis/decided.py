@@ -26,7 +26,7 @@ And the branches that run only under TorchScript, which no traced value reaches
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from mypy.nodes import (
     AssertStmt,
@@ -41,10 +41,11 @@ from mypy.nodes import (
     DelStmt,
     DictionaryComprehension,
     Expression,
-    ForStmt,
     FuncDef,
     GeneratorExpr,
     IfStmt,
+    Import,
+    ImportFrom,
     LambdaExpr,
     ListExpr,
     NameExpr,
@@ -57,11 +58,13 @@ from mypy.nodes import (
     Statement,
     TupleExpr,
     UnaryExpr,
-    WhileStmt,
-    WithStmt,
 )
+from mypy.patterns import Pattern
 
+from .branches import lines_where
+from .dataflow import Dataflow
 from .literals import real_value
+from .sources_sinks import SCRIPTING_TESTS
 from .truth import also_truth_tested, truth_tested_by
 from .walk import everywhere, walk
 
@@ -89,85 +92,104 @@ def literal_value(expr: Expression) -> object | None:
     return real_value(expr)
 
 
-class DecidedWalk:
-    """The comparisons and conversions of one function that repeat an earlier guard."""
+class DecidedWalk(Dataflow[Known]):
+    """The comparisons and conversions of one function that repeat an earlier guard:
+    the rules of :class:`.dataflow.Dataflow` for the guards Python certainly
+    evaluated on every path, the names in them unchanged since."""
 
     def __init__(self, function: FuncDef) -> None:
+        super().__init__()
+        self._tested = _tested_in(function)
+        self._bound: list[str] = []  # every name bound, in order (see mark)
+        # Each comparison or conversion -> whether its guard was known there; a loop's
+        # body is walked again until its head settles, and the last walk is the answer.
+        self._repeats: dict[Expression, bool] = {}
+        self.block(function.body, frozenset())
         #: Comparison and conversion-call nodes whose guard an earlier one installed.
-        self.decided: set[Expression] = set()
-        self._tested: set[Expression] = set()
-        self._block(function.body, frozenset())
+        self.decided: set[Expression] = {expr for expr, known in self._repeats.items() if known}
 
-    def _block(self, block: Block, known: Known) -> Known:
-        for statement in block.body:
-            known = self._statement(statement, known)
-        return known
+    # -- the rules of the walk -------------------------------------------------------------
 
-    def _statement(self, node: Statement, known: Known) -> Known:
-        if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, ClassDef)):
-            return known  # walked on its own when mypy checks it
-        self._tested.update(_truth_tested(node))
-        # Names the statement may rebind, worked out only when a guard is known: a
-        # walk of everything inside, for each statement at every depth.
-        changed = _Assigned(node)
-        if isinstance(node, IfStmt):
-            after_test = self._expression(node.expr[0], known, certain=True)
-            for test in node.expr[1:]:
-                self._expression(test, after_test, certain=False)
-            for body in node.body:
-                self._block(body, after_test)
-            if node.else_body is not None:
-                self._block(node.else_body, after_test)
-            return _forget(after_test, changed)
-        if isinstance(node, (ForStmt, WhileStmt)):
-            head = node.expr
-            after_head = self._expression(head, known, certain=True)
-            # A later iteration may see what the body assigns: forget it on entry.
-            self._block(node.body, _forget(after_head, changed))
-            if node.else_body is not None:
-                self._block(node.else_body, _forget(after_head, changed))
-            return _forget(after_head, changed)
-        if isinstance(node, WithStmt):
-            for expr in node.expr:
-                known = self._expression(expr, known, certain=True)
-            self._block(node.body, known)
-            return _forget(known, changed)
-        blocks = [child for child in _children(node) if isinstance(child, Block)]
-        if blocks:  # try, match: any part may be left early
-            for block in blocks:
-                self._block(block, _forget(known, changed))
-            return _forget(known, changed)
+    def mark(self) -> int:
+        return len(self._bound)
+
+    def join(self, states: Sequence[Known | None], base: Known, since: int) -> Known | None:
+        live = [state for state in states if state is not None]
+        if not live:
+            return None
+        first = live[0]
+        if all(state is first for state in live):
+            return first  # no path changed it (most branches)
+        return first.intersection(*live[1:])
+
+    def anywhere(self, base: Known, since: int) -> Known:
+        return _forget(base, self._bound[since:])
+
+    def carry(self, end: Known, onto: Known, since: int) -> Known:
+        return _forget(onto, self._bound[since:]) | end
+
+    def evaluate(self, expr: Expression, state: Known) -> Known:
+        return self._expression(expr, state, certain=True)
+
+    def narrow(self, condition: Expression, state: Known, outcome: bool) -> Known:
+        return state  # what a test guards was known once it was evaluated
+
+    def simple(self, node: Statement, state: Known) -> Known:
         for child in _children(node):
             if isinstance(child, Expression):
-                known = self._expression(child, known, certain=True)
-        return _forget(known, changed)
+                state = self._expression(child, state, certain=True)
+        if not state and not self.in_finally:
+            # Nothing to forget, and no guard of a name bound here reaches past it
+            # (carry, after a finally, needs those bound there); speed: a walk of
+            # each statement otherwise.
+            return state
+        return self._rebind(_assigned_names(node), state)
+
+    def iterate(self, target: Expression, iterable: Expression, state: Known) -> Known:
+        return self._rebind(_names_in(target), state)
+
+    def bind_unknown(self, target: Expression, state: Known) -> Known:
+        return self._rebind(_names_in(target), state)
+
+    def capture(self, pattern: Pattern, state: Known) -> Known:
+        return self._rebind(_names_in(pattern), state)
+
+    def define(self, node: FuncDef | OverloadedFuncDef | Decorator | ClassDef,
+               state: Known) -> Known:
+        return self._rebind([node.name], state)
+
+    def _rebind(self, names: Iterable[str], known: Known) -> Known:
+        """``known`` without the guards of ``names``, which now hold other values."""
+        names = list(names)
+        if not names:
+            return known
+        self._bound += names
+        return _forget(known, names)
 
     def _expression(self, expr: Expression, known: Known, *, certain: bool) -> Known:
         """Visit ``expr`` in evaluation order; what it certainly guards is added to
         ``known`` when ``certain`` (the expression always runs)."""
         if isinstance(expr, (LambdaExpr, GeneratorExpr, DictionaryComprehension)):
-            return known  # runs later, or not at all
+            # Runs later, or not at all; but `:=` in a comprehension binds here.
+            return self._rebind(_walrus_targets(expr), known)
         if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
             known = self._expression(expr.left, known, certain=certain)
-            self._expression(expr.right, known, certain=False)
-            return known
+            # The right operand may not run: it guards nothing for sure, but its `:=`
+            # may have rebound a name.
+            return self._expression(expr.right, known, certain=False)
         if isinstance(expr, ConditionalExpr):
             known = self._expression(expr.cond, known, certain=certain)
-            self._expression(expr.if_expr, known, certain=False)
-            self._expression(expr.else_expr, known, certain=False)
-            return known
-        if isinstance(expr, CallExpr):
-            condition = requirement_condition(expr)
-            if condition is not None:
-                self._tested.update(_also_tested(condition))
+            return (self._expression(expr.if_expr, known, certain=False)
+                    & self._expression(expr.else_expr, known, certain=False))
         for child in _children(expr):
             if isinstance(child, Expression):
                 known = self._expression(child, known, certain=certain)
+        if isinstance(expr, AssignmentExpr):
+            return self._rebind([expr.target.name], known)
         key = self._key(expr)
         if key is None:
             return known
-        if key in known:
-            self.decided.add(expr)
+        self._repeats[expr] = key in known
         return known | {key} if certain else known
 
     def _key(self, expr: Expression) -> Key | None:
@@ -234,96 +256,70 @@ def _equality_parts(expr: Expression, raising: bool) -> Iterator[ComparisonExpr]
         yield expr
 
 
-#: ``torch.jit.is_scripting`` as mypy resolves it, and as it is written.
-SCRIPTING_TESTS = frozenset({"torch._jit_internal.is_scripting", "torch.jit.is_scripting"})
-
-
 def scripting_only_lines(function: FuncDef) -> list[tuple[int, int]]:
     """The line ranges of branches that run only under TorchScript: the body of
     ``if torch.jit.is_scripting():`` and the ``else`` of ``if not ...``.  In Python
     (eager, make_fx, torch.compile) ``is_scripting()`` returns False."""
-    ranges: list[tuple[int, int]] = []
-    # Statements only: an `if` is never inside an expression (a lambda's body is one
-    # expression), and expressions are most of a function's nodes.
-    for node in walk(function.body, _enters_statements):
-        if not isinstance(node, IfStmt) or len(node.expr) != 1:
-            continue
-        test, negated = node.expr[0], False
-        if isinstance(test, UnaryExpr) and test.op == "not":
-            test, negated = test.expr, True
-        if not (isinstance(test, CallExpr) and isinstance(test.callee, RefExpr)
-                and test.callee.fullname in SCRIPTING_TESTS):
-            continue
-        branch = node.else_body if negated else node.body[0]
-        if branch is not None and branch.body:
-            ranges.append((branch.body[0].line,
-                           max(part.end_line or part.line for part in branch.body)))
-    return ranges
-
-
-def _enters_statements(node: Node) -> bool:
-    """A ``descend`` for :func:`walk`: blocks and statements, but not nested functions
-    or classes (checked on their own) nor expressions."""
-    return isinstance(node, (Block, Statement)) and not isinstance(node, (FuncDef, ClassDef))
+    return lines_where(function, true=SCRIPTING_TESTS)
 
 
 def _only_raises(block: Block) -> bool:
     return len(block.body) == 1 and isinstance(block.body[0], RaiseStmt)
 
 
-def _truth_tested(node: Statement) -> Iterator[Expression]:
-    for part in walk(node, lambda n: not isinstance(n, (FuncDef, ClassDef, Block))):
-        for condition in truth_tested_by(part):
-            yield from also_truth_tested(condition)
+def _tested_in(function: FuncDef) -> set[Expression]:
+    """The expressions of ``function`` (nested functions and classes left out) whose
+    truth Python tests: conditions, and what ``torch._check``-like calls require."""
+    tested: set[Expression] = set()
+    for node in walk(function.body, lambda n: not isinstance(n, (FuncDef, ClassDef))):
+        for condition in truth_tested_by(node):
+            tested.update(also_truth_tested(condition))
+        if isinstance(node, CallExpr):
+            required = requirement_condition(node)
+            if required is not None:
+                tested.update(also_truth_tested(required))
+    return tested
 
 
-def _also_tested(condition: Expression) -> list[Expression]:
-    return also_truth_tested(condition)
-
-
-def _assigned_names(node: Statement) -> set[str]:
+def _assigned_names(node: Statement) -> list[str]:
     """Every local name ``node`` (with what it contains) may bind or delete."""
-    names: set[str] = set()
+    names: list[str] = []
     for part in walk(node, everywhere):
         targets: list[Node] = []
         if isinstance(part, AssignmentStmt):
             targets = list(part.lvalues)
-        elif isinstance(part, (OperatorAssignmentStmt,)):
+        elif isinstance(part, OperatorAssignmentStmt):
             targets = [part.lvalue]
-        elif isinstance(part, ForStmt):
-            targets = [part.index]
-        elif isinstance(part, WithStmt):
-            targets = [target for target in part.target if target is not None]
         elif isinstance(part, AssignmentExpr):
             targets = [part.target]
         elif isinstance(part, DelStmt):
             targets = [part.expr]
+        elif isinstance(part, Import):
+            names += [(alias or module).partition(".")[0] for module, alias in part.ids]
+        elif isinstance(part, ImportFrom):
+            names += [alias or name for name, alias in part.names]
         for target in targets:
-            names.update(name.name for name in walk(target, everywhere)
-                         if isinstance(name, NameExpr))
+            names += _names_in(target)
     return names
 
 
-class _Assigned:
-    """The names a statement may bind, found on first use (:func:`_assigned_names`)."""
-
-    def __init__(self, node: Statement) -> None:
-        self.node = node
-        self._names: set[str] | None = None
-
-    def names(self) -> set[str]:
-        if self._names is None:
-            self._names = _assigned_names(self.node)
-        return self._names
+def _names_in(target: Node) -> list[str]:
+    """The names a binding target (or a ``case`` pattern) binds."""
+    return [name.name for name in walk(target, everywhere) if isinstance(name, NameExpr)]
 
 
-def _forget(known: Known, assigned: _Assigned) -> Known:
+def _walrus_targets(expr: Expression) -> list[str]:
+    return [part.target.name for part in walk(expr, everywhere)
+            if isinstance(part, AssignmentExpr)]
+
+
+def _forget(known: Known, names: Iterable[str]) -> Known:
     if not known:
         return known
-    names = assigned.names()
-    if not names:
+    forgotten = set(names)
+    if not forgotten:
         return known
-    return frozenset(key for key in known if key[1] not in names)
+    return frozenset(key for key in known if key[1] not in forgotten)
 
 
 def _children(node: Node) -> list[object]:

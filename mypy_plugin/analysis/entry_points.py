@@ -21,24 +21,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mypy.nodes import (
-    Block,
     CallExpr,
-    ClassDef,
     Decorator,
     FakeInfo,
     FuncDef,
-    IfStmt,
     MemberExpr,
     MypyFile,
     NameExpr,
-    Node,
     RefExpr,
-    Statement,
     TypeInfo,
-    UnaryExpr,
 )
 
 from ..config import is_installed_library
+from .branches import lines_where
 from .sources_sinks import COMPILING_TESTS, SCRIPTING_TESTS
 from .walk import everywhere, walk
 
@@ -130,7 +125,8 @@ class EntryPoints:
         ``if not torch.compiler.is_compiling():`` (and the like) or TorchScript only."""
         known = self._untraced_lines.get(function)
         if known is None or known[0] is not function.body:
-            known = self._untraced_lines[function] = (function.body, _untraced_lines(function))
+            known = self._untraced_lines[function] = (function.body, lines_where(
+                function, true=SCRIPTING_TESTS, false=COMPILING_TESTS))
         return any(start <= line <= end for start, end in known[1])
 
     def traced(self, tree: MypyFile, modules: Mapping[str, MypyFile]) -> frozenset[FuncDef]:
@@ -184,34 +180,6 @@ class EntryPoints:
             if module is not None:
                 return not is_installed_library(module.path) and not module.is_stub
         return False
-
-
-def _untraced_lines(function: FuncDef) -> list[tuple[int, int]]:
-    """Line ranges of the branches of ``function`` that only eager code or TorchScript runs."""
-    ranges: list[tuple[int, int]] = []
-    for node in walk(function.body, _statements_only):
-        if not isinstance(node, IfStmt) or len(node.expr) != 1:
-            continue
-        test, negated = node.expr[0], False
-        if isinstance(test, UnaryExpr) and test.op == "not":
-            test, negated = test.expr, True
-        if not (isinstance(test, CallExpr) and isinstance(test.callee, RefExpr)):
-            continue
-        name = test.callee.fullname
-        if name in SCRIPTING_TESTS:
-            branch = node.else_body if negated else node.body[0]
-        elif name in COMPILING_TESTS:
-            branch = node.body[0] if negated else node.else_body
-        else:
-            continue
-        if branch is not None and branch.body:
-            ranges.append((branch.body[0].line,
-                           max(part.end_line or part.line for part in branch.body)))
-    return ranges
-
-
-def _statements_only(node: Node) -> bool:
-    return isinstance(node, (Block, Statement)) and not isinstance(node, (FuncDef, ClassDef))
 
 
 def _classes(tree: MypyFile) -> list[TypeInfo]:

@@ -15,52 +15,40 @@ later, at a report site, by :mod:`.flow`, when mypy knows the types involved.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Union
 
 from mypy.nodes import (
-    LDEF,
-    AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
-    Block,
-    BreakStmt,
     CallExpr,
     ClassDef,
     ComparisonExpr,
     ConditionalExpr,
-    ContinueStmt,
     Decorator,
     DelStmt,
     DictionaryComprehension,
     Expression,
-    ExpressionStmt,
-    ForStmt,
     FuncDef,
     GeneratorExpr,
-    IfStmt,
     Import,
     ImportAll,
     ImportFrom,
     LambdaExpr,
     ListExpr,
-    MatchStmt,
     NameExpr,
     OpExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
-    RaiseStmt,
     RefExpr,
-    ReturnStmt,
     StarExpr,
     Statement,
-    TryStmt,
     TupleExpr,
     UnaryExpr,
-    WhileStmt,
-    WithStmt,
 )
+from mypy.patterns import Pattern
 
+from .dataflow import Dataflow, is_local
 from .walk import children as _children, everywhere, walk as walk_tree
 
 
@@ -108,45 +96,76 @@ Env = dict[str, Binding]
 Narrowing = Callable[[Expression], tuple[set[str], set[str]]]
 
 
-class FunctionWalk:
-    """The reaching definitions of every local-name read in one function body."""
+class FunctionWalk(Dataflow[Env]):
+    """The reaching definitions of every local-name read in one function body: the
+    rules of :class:`.dataflow.Dataflow` for definitions and static narrowing."""
 
     def __init__(self, function: FuncDef, narrowing: Narrowing) -> None:
+        super().__init__()
         self.function = function
         self.narrowing = narrowing
         #: Each read of a local name -> what it may hold there.
         self.reads: dict[NameExpr, Binding] = {}
         #: isinstance calls whose dynamic numbers the surrounding code excludes on purpose.
         self.excluded_calls: set[CallExpr] = set()
-        self._loops: list[tuple[list[Env], list[Env]]] = []  # (breaks, continues) per loop
-        #: Every name bound, in order: the names a branch may have changed are those
-        #: bound since it started, so a merge looks at them only (linear in the function).
+        #: Every name bound, in order, with its binding (None inside a lambda or a
+        #: comprehension, whose names are their own): the names a branch may have
+        #: changed are those bound since it started, so a merge looks at them only
+        #: (linear in the function).
         self._written: list[str] = []
+        self._values: list[Binding | None] = []
+        self._inner = 0  # lambdas and comprehensions being walked
         env: Env = {
             argument.variable.name: Binding(frozenset({Param(argument.variable.name)}))
             for argument in function.arguments
         }
-        self._block(function.body, env)
+        self.block(function.body, env)
 
     def _set(self, env: Env, name: str, binding: Binding) -> None:
         env[name] = binding
         self._written.append(name)
+        self._values.append(None if self._inner else binding)
 
-    def _merge_since(self, start: int, base: Env, envs: Iterable[Env | None]) -> Env | None:
-        """:func:`merge` of ``envs``, each derived from ``base`` by the names bound since
-        ``start``."""
-        return merge(envs, base, dict.fromkeys(self._written[start:]))
+    def _names_since(self, since: int) -> dict[str, None]:
+        return dict.fromkeys(self._written[since:])
 
-    # -- statements -----------------------------------------------------------------
+    # -- the rules of the walk -------------------------------------------------------------
 
-    def _block(self, block: Block, env: Env | None) -> Env | None:
-        for statement in block.body:
-            if env is None:
-                return None  # unreachable: mypy does not check it either
-            env = self._statement(statement, env)
-        return env
+    def mark(self) -> int:
+        return len(self._written)
 
-    def _statement(self, node: Statement, env: Env) -> Env | None:
+    def join(self, states: Sequence[Env | None], base: Env, since: int) -> Env | None:
+        return merge(states, base, self._names_since(since))
+
+    def settled(self, head: Env, new_head: Env, since: int) -> bool:
+        return all(new_head.get(name) == head.get(name) for name in self._names_since(since))
+
+    def anywhere(self, base: Env, since: int) -> Env:
+        merged = dict(base)
+        for name, binding in zip(self._written[since:], self._values[since:]):
+            found = merged.get(name)
+            if binding is None or found == binding:
+                continue
+            merged[name] = binding if found is None else Binding(
+                found.definitions | binding.definitions, found.static and binding.static)
+        return merged
+
+    def carry(self, end: Env, onto: Env, since: int) -> Env:
+        carried = dict(onto)
+        for name in self._names_since(since):
+            if name in end:
+                carried[name] = end[name]
+        return carried
+
+    def evaluate(self, expr: Expression, state: Env) -> Env:
+        self._expression(expr, state)
+        return state
+
+    def narrow(self, condition: Expression, state: Env, outcome: bool) -> Env:
+        return self._narrowed(condition, state, outcome)
+
+    def simple(self, node: Statement, state: Env) -> Env:
+        env = state
         if isinstance(node, AssignmentStmt):
             self._expression(node.rvalue, env)
             env = dict(env)
@@ -157,59 +176,10 @@ class FunctionWalk:
             self._expression(node.rvalue, env)
             self._expression(node.lvalue, env)
             env = dict(env)
-            if isinstance(node.lvalue, NameExpr) and _is_local(node.lvalue):
+            if isinstance(node.lvalue, NameExpr) and is_local(node.lvalue):
                 name = node.lvalue.name
                 before = env.get(name, Binding(frozenset({UNKNOWN})))
                 self._set(env, name, Binding(frozenset({Augmented(node.rvalue, before)})))
-            return env
-        if isinstance(node, ExpressionStmt):
-            self._expression(node.expr, env)
-            return env
-        if isinstance(node, IfStmt):
-            return self._if(node, env)
-        if isinstance(node, (ReturnStmt, RaiseStmt)):
-            for part in _parts(node):
-                self._expression(part, env)
-            return None
-        if isinstance(node, AssertStmt):
-            self._expression(node.expr, env)
-            if node.msg is not None:
-                self._expression(node.msg, env)
-            return self._narrowed(node.expr, env, True)
-        if isinstance(node, ForStmt):
-            return self._for(node, env)
-        if isinstance(node, WhileStmt):
-            return self._while(node, env)
-        if isinstance(node, TryStmt):
-            return self._try(node, env)
-        if isinstance(node, WithStmt):
-            for expr in node.expr:
-                self._expression(expr, env)
-            env = dict(env)
-            for bound in node.target:
-                if bound is not None:
-                    self._bind_unknown(bound, env)
-            return self._block(node.body, env)
-        if isinstance(node, Block):
-            return self._block(node, env)
-        if isinstance(node, BreakStmt):
-            if self._loops:
-                self._loops[-1][0].append(env)
-            return None
-        if isinstance(node, ContinueStmt):
-            if self._loops:
-                self._loops[-1][1].append(env)
-            return None
-        if isinstance(node, MatchStmt):
-            return self._match(node, env)
-        if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, ClassDef)):
-            # A nested function or class is walked on its own when mypy checks it.
-            env = dict(env)
-            name = node.name
-            self._set(env, name, Binding(frozenset({UNKNOWN})))
-            if isinstance(node, Decorator):
-                for decorator in node.decorators:
-                    self._expression(decorator, env)
             return env
         if isinstance(node, (Import, ImportFrom, ImportAll)):
             return self._imported(node, env)
@@ -218,112 +188,36 @@ class FunctionWalk:
             env = dict(env)
             self._bind_unknown(node.expr, env)
             return env
-        # pass, global, nonlocal, type aliases...: no values of interest
+        # expressions, pass, global, nonlocal, type aliases...: no values of interest
         for part in _parts(node):
             self._expression(part, env)
         return env
 
-    def _if(self, node: IfStmt, env: Env) -> Env | None:
-        start = len(self._written)
-        ends: list[Env | None] = []
-        current: Env | None = env
-        for condition, body in zip(node.expr, node.body):
-            assert current is not None
-            self._expression(condition, current)
-            ends.append(self._block(body, self._narrowed(condition, current, True)))
-            current = self._narrowed(condition, current, False)
-        if node.else_body is not None:
-            ends.append(self._block(node.else_body, current))
-        else:
-            ends.append(current)
-        return self._merge_since(start, env, ends)
+    def iterate(self, target: Expression, iterable: Expression, state: Env) -> Env:
+        inside = dict(state)
+        self._bind_iteration(target, iterable, inside)
+        return inside
 
-    def _for(self, node: ForStmt, env: Env) -> Env | None:
-        self._expression(node.expr, env)
+    def bind_unknown(self, target: Expression, state: Env) -> Env:
+        env = dict(state)
+        self._bind_unknown(target, env)
+        return env
 
-        def enter(head: Env) -> Env:
-            inside = dict(head)
-            self._bind_iteration(node.index, node.expr, inside)
-            return inside
+    def capture(self, pattern: Pattern, state: Env) -> Env:
+        case = dict(state)
+        for captured in walk_tree(pattern, everywhere):
+            if isinstance(captured, NameExpr):
+                self._set(case, captured.name, Binding(frozenset({UNKNOWN})))
+        return case
 
-        head, breaks, start = self._loop(env, enter, node.body)
-        after: Env | None = head
-        if node.else_body is not None:
-            after = self._block(node.else_body, dict(head))
-        return self._merge_since(start, head, [after, *breaks])
-
-    def _while(self, node: WhileStmt, env: Env) -> Env | None:
-        self._expression(node.expr, env)
-
-        def enter(head: Env) -> Env:
-            self._expression(node.expr, head)
-            return self._narrowed(node.expr, head, True)
-
-        head, breaks, start = self._loop(env, enter, node.body)
-        after: Env | None = self._narrowed(node.expr, head, False)
-        if node.else_body is not None:
-            after = self._block(node.else_body, self._narrowed(node.expr, head, False))
-        return self._merge_since(start, head, [after, *breaks])
-
-    def _loop(
-        self, env: Env, enter: Callable[[Env], Env], body: Block
-    ) -> tuple[Env, list[Env], int]:
-        """The names at the loop head once the body's definitions have flowed back, at
-        each ``break``, and where in :attr:`_written` the last round started (the
-        names it bound are the only ones where these differ from the head)."""
-        head = env
-        breaks: list[Env] = []
-        start = len(self._written)
-        for _ in range(3):  # definitions only grow; two rounds settle nearly every loop
-            start = len(self._written)
-            self._loops.append(([], []))
-            end = self._block(body, enter(head))
-            breaks, continues = self._loops.pop()
-            changed = dict.fromkeys(self._written[start:])
-            new_head = merge([head, end, *continues], head, changed)
-            if new_head is None or all(new_head.get(name) == head.get(name)
-                                       for name in changed):
-                break
-            head = new_head
-        return head, breaks, start
-
-    def _try(self, node: TryStmt, env: Env) -> Env | None:
-        written = len(self._written)
-        end = self._block(node.body, dict(env))
-        # A handler may start anywhere in the body: before it or after it, roughly.
-        start = self._merge_since(written, env, [env, end]) or env
-        ends: list[Env | None] = []
-        for kind, var, handler in zip(node.types, node.vars, node.handlers):
-            if kind is not None:
-                self._expression(kind, start)
-            handler_env = dict(start)
-            if var is not None:
-                self._set(handler_env, var.name, Binding(frozenset({UNKNOWN})))
-            ends.append(self._block(handler, handler_env))
-        if node.else_body is not None and end is not None:
-            end = self._block(node.else_body, end)
-        ends.append(end)
-        after = self._merge_since(written, env, ends)
-        if node.finally_body is not None:
-            finally_end = self._block(node.finally_body, dict(after or start))
-            return finally_end if after is not None else None
-        return after
-
-    def _match(self, node: MatchStmt, env: Env) -> Env | None:
-        self._expression(node.subject, env)
-        start = len(self._written)
-        ends: list[Env | None] = []
-        for pattern, guard, body in zip(node.patterns, node.guards, node.bodies):
-            case = dict(env)
-            for captured in walk_tree(pattern, everywhere):
-                if isinstance(captured, NameExpr):
-                    self._set(case, captured.name, Binding(frozenset({UNKNOWN})))
-            if guard is not None:
-                self._expression(guard, case)
-                case = self._narrowed(guard, case, True)
-            ends.append(self._block(body, case))
-        ends.append(env)  # no case matched
-        return self._merge_since(start, env, ends)
+    def define(self, node: FuncDef | OverloadedFuncDef | Decorator | ClassDef,
+               state: Env) -> Env:
+        env = dict(state)
+        self._set(env, node.name, Binding(frozenset({UNKNOWN})))
+        if isinstance(node, Decorator):
+            for decorator in node.decorators:
+                self._expression(decorator, env)
+        return env
 
     def _imported(self, node: Import | ImportFrom | ImportAll, env: Env) -> Env:
         env = dict(env)
@@ -342,7 +236,7 @@ class FunctionWalk:
     def _bind(self, target: Expression, value: Expression, depth: int, env: Env) -> None:
         """Bind ``target`` to ``value`` taken ``depth`` items deep."""
         if isinstance(target, NameExpr):
-            if _is_local(target):
+            if is_local(target):
                 self._set(env, target.name, Binding(frozenset({Assigned(value, depth)})))
             return
         if isinstance(target, (TupleExpr, ListExpr)):
@@ -381,7 +275,7 @@ class FunctionWalk:
 
     def _bind_unknown(self, target: Expression, env: Env) -> None:
         for node in walk_tree(target, everywhere):
-            if isinstance(node, NameExpr) and _is_local(node):
+            if isinstance(node, NameExpr) and is_local(node):
                 self._set(env, node.name, Binding(frozenset({UNKNOWN})))
 
     # -- expressions -------------------------------------------------------------------
@@ -391,7 +285,7 @@ class FunctionWalk:
         conditional expressions, comprehensions, lambdas and ``:=``."""
         if isinstance(expr, NameExpr):
             binding = env.get(expr.name)
-            if binding is not None and _is_local(expr):
+            if binding is not None and is_local(expr):
                 self.reads[expr] = binding
             return
         if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
@@ -410,14 +304,16 @@ class FunctionWalk:
             self._comprehension(expr, env)
             return
         if isinstance(expr, LambdaExpr):
+            self._inner += 1
             inner = dict(env)
             for argument in expr.arguments:
                 self._set(inner, argument.variable.name, Binding(frozenset({UNKNOWN})))
-            self._block(expr.body, inner)
+            self.block(expr.body, inner)
+            self._inner -= 1
             return
         if isinstance(expr, AssignmentExpr):
             self._expression(expr.value, env)
-            if _is_local(expr.target):
+            if is_local(expr.target):
                 self._set(env, expr.target.name, Binding(frozenset({Assigned(expr.value, 0)})))
             return
         for child in _children(expr):
@@ -425,6 +321,7 @@ class FunctionWalk:
                 self._expression(child, env)
 
     def _comprehension(self, expr: GeneratorExpr | DictionaryComprehension, env: Env) -> None:
+        self._inner += 1
         inner = dict(env)
         for index, sequence, conditions in zip(expr.indices, expr.sequences, expr.condlists):
             self._expression(sequence, inner)
@@ -438,6 +335,7 @@ class FunctionWalk:
             for part in (expr.key, expr.value):
                 if part is not None:
                     self._expression(part, inner)
+        self._inner -= 1
 
     # -- narrowing ---------------------------------------------------------------------
 
@@ -516,10 +414,6 @@ def merge(envs: Iterable[Env | None], base: Env | None = None,
         if found is not None:
             merged[name] = found
     return merged
-
-
-def _is_local(expr: Expression) -> bool:
-    return isinstance(expr, NameExpr) and expr.kind == LDEF
 
 
 def _conjuncts(expr: Expression) -> list[Expression]:

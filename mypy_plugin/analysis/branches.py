@@ -1,0 +1,49 @@
+"""The branches of a function that run only where a test call has one outcome.
+
+``if torch.jit.is_scripting():`` runs its body only under TorchScript, and
+``if not torch.compiler.is_compiling():`` its body only in eager code: no traced
+value reaches either.  Which tests count, and for which outcome, is the caller's
+(:data:`.sources_sinks.SCRIPTING_TESTS`, :data:`.sources_sinks.COMPILING_TESTS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from mypy.nodes import Block, CallExpr, ClassDef, FuncDef, IfStmt, Node, RefExpr, Statement, UnaryExpr
+
+from .walk import walk
+
+
+def lines_where(function: FuncDef, true: Collection[str] = (),
+                false: Collection[str] = ()) -> list[tuple[int, int]]:
+    """The line ranges (first, last) of the branches of ``function`` that run only
+    where a call to one of ``true`` returned True or one of ``false`` returned False:
+    ``if f():`` / ``if not f():`` with one test, nested ones included, nested
+    functions and classes left out (they are checked on their own)."""
+    ranges: list[tuple[int, int]] = []
+    # Statements only: an `if` is never inside an expression, and expressions are
+    # most of a function's nodes.
+    for node in walk(function.body, _statements_only):
+        if not isinstance(node, IfStmt) or len(node.expr) != 1:
+            continue
+        test, negated = node.expr[0], False
+        if isinstance(test, UnaryExpr) and test.op == "not":
+            test, negated = test.expr, True
+        if not (isinstance(test, CallExpr) and isinstance(test.callee, RefExpr)):
+            continue
+        name = test.callee.fullname
+        if name in true:
+            branch = node.else_body if negated else node.body[0]
+        elif name in false:
+            branch = node.body[0] if negated else node.else_body
+        else:
+            continue
+        if branch is not None and branch.body:
+            ranges.append((branch.body[0].line,
+                           max(part.end_line or part.line for part in branch.body)))
+    return ranges
+
+
+def _statements_only(node: Node) -> bool:
+    return isinstance(node, (Block, Statement)) and not isinstance(node, (FuncDef, ClassDef))
