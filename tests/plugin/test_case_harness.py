@@ -206,6 +206,23 @@ def test_per_case_settings_apply_to_their_own_file_only(tmp_path: Path) -> None:
     ]
 
 
+GUARDED = ("{settings}from guarded_lib import GuardedNumber\n\n\n"
+           "def guarded(g: GuardedNumber) -> None:\n"
+           "    int(g)  # E: [proxy-specialize] int() installs a guard\n")
+
+
+def test_settings_turn_a_plugin_code_on_in_the_plugins_section(tmp_path: Path) -> None:
+    # mypy < 2.0 rejects plugin codes in [mypy]; the plugin's own section takes them.
+    group = copy_group("guarded", tmp_path / "cases")
+    write(group / "specialized.py", GUARDED.format(
+        settings="# settings:\n#   [mypy.plugins.proxy_types]\n"
+                 "#   enable_error_code = proxy-specialize\n"))
+    assert check_group("guarded", tmp_path / "cache", cases=tmp_path / "cases").problems == []
+    write(group / "specialized.py", GUARDED.format(settings=""))
+    assert check_group("guarded", tmp_path / "cache", cases=tmp_path / "cases").problems == [
+        "missing  specialized.py:5: [proxy-specialize] int() installs a guard"]
+
+
 def test_settings_in_a_pyproject_group_are_one_line(tmp_path: Path) -> None:
     group = copy_group("pyproject", tmp_path / "cases")
     write(group / "relaxed.py", RELAXED.format(marker=""))
