@@ -15,6 +15,12 @@ REPO = Path(__file__).resolve().parents[1]
 os.environ["PROXY_TYPES_DEBUG"] = "1"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-cases", action="store_true",
+                     help="rewrite the markers of the plugin's case files (tests/plugin/cases) "
+                          "from mypy's output; the tests that rewrote a file fail once")
+
+
 @pytest.fixture(scope="session")
 def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A user's environment: the package and its stubs importable, no user mypy config."""

@@ -4,7 +4,10 @@ CI runs it in a second venv with the oldest tested mypy (see .ci/run):
 
     python tests/plugin/run_cases.py --plugin-codes-only
 
-Exit status 0 when every group matches its markers, 1 otherwise.  Groups that
+``--update`` rewrites the markers of the case files from mypy's output (stale
+ones removed, missing ones added, matching ones kept as written); review the
+diff.  Exit status 0 when every group matches its markers (after ``--update``:
+when every mismatch was rewritten), 1 otherwise.  Groups that
 import torch are skipped (with a line saying so) when torch is not installed.
 mypy older than 2.0 rejects a plugin code in ``enable_error_code`` or
 ``disable_error_code`` of a config file before plugins load, but takes it in
@@ -26,7 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository
 
-from tests.plugin.cases_harness import CASES, GROUPS, TORCH_GROUPS, group_problems  # noqa: E402
+from tests.plugin.cases_harness import (  # noqa: E402
+    CASES,
+    GROUPS,
+    TORCH_GROUPS,
+    check_group,
+    update_group,
+)
 
 
 #: ``enable_error_code = proxy-specialize`` (one setting line naming plugin codes only).
@@ -101,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("groups", nargs="*", help=f"default: all ({', '.join(GROUPS)})")
     parser.add_argument("--plugin-codes-only", action="store_true",
                         help="compare only proxy-* codes (mypy's own wording varies)")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the case files' markers from mypy's output")
     parser.add_argument("--cases", type=Path, default=CASES, help="the case groups' directory")
     options = parser.parse_args(argv)
     os.environ["PROXY_TYPES_DEBUG"] = "1"  # a failing check must fail the run
@@ -115,8 +126,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{group}: skipped ({reason})")
                 continue
             cases = codes_inline(group, options.cases, copies)
-            problems = group_problems(group, cache, cases=cases,
-                                      plugin_codes_only=options.plugin_codes_only)
+            result = check_group(group, cache, cases=cases,
+                                 plugin_codes_only=options.plugin_codes_only)
+            problems = result.problems
+            if options.update:
+                changed, problems = update_group(group, result, cases=options.cases,
+                                                 plugin_codes_only=options.plugin_codes_only)
+                for line in changed:
+                    print(f"{group}: {line}")
             print(f"{group}: {'ok' if not problems else f'{len(problems)} mismatches'} "
                   f"(mypy {__version__})")
             for problem in problems:

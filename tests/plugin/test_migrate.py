@@ -1,6 +1,6 @@
 """Migration mode settings and the real-codebase script (benchmarks/corpora/run.py).
 
-The migration checks themselves are case files: cases/migrate, cases/migrate_relaxed.
+The migration checks themselves are case files: cases/migrate (relaxed_*.py: relaxed settings).
 """
 
 from __future__ import annotations

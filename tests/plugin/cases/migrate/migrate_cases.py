@@ -51,7 +51,7 @@ def narrowing_keeps_the_legacy_proxy(value: int | float | NumberProxy, plain: in
         return float(value)  # E: [proxy-concretize] float() turns dynamic number "NumberProxy"  # E: [arg-type] Argument 1 to "float" has incompatible type "int | float | NumberProxy
     if isinstance(plain, (int, float)):  # E: [proxy-isinstance] may see a legacy proxy typed "int"
         return float(plain)  # stays unreported: narrowing adds no proxy to a plain int | float
-    return 0.0
+    return 0.0  # E: [unreachable] Statement is unreachable
 
 
 def legacy_isinstance(p: FloatProxy, s: SubFloat, i: IntegerProxy, u: FloatProxy | str, any_proxy: NumberProxy) -> None:
