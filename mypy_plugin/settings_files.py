@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 __all__ = [
     "MalformedFile", "SettingsFileError", "TomlUnavailable", "UnreadableFile",
     "config_file_candidates", "find_config_file", "module_matches", "mypy_uses",
-    "read_ini", "read_toml", "toml_table", "OWN_CONFIG_NAMES", "SHARED_CONFIG_NAMES",
+    "read_ini", "read_toml", "setting_line", "toml_table", "OWN_CONFIG_NAMES", "SHARED_CONFIG_NAMES",
 ]
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         mypy_uses,
         read_ini,
         read_toml,
+        setting_line,
         toml_table,
     )
 else:

@@ -78,7 +78,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
         for name in _name_list(path, key, section.get(key)):
             if not _DOTTED_NAME.match(name):
                 raise _error(path, f'{key}: "{name}" is not a fully qualified class name '
-                                   "like pkg.Class")
+                                   "like pkg.Class", key, name)
             if name not in classes:
                 classes.append(name)
     exempt = DEFAULT_EXEMPT_MODULES
@@ -87,7 +87,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
         for pattern in exempt:
             if not _MODULE_PATTERN.match(pattern):
                 raise _error(path, f'exempt_modules: "{pattern}" is not a module name or '
-                                   "pkg.* pattern")
+                                   "pkg.* pattern", "exempt_modules", pattern)
     return RuntimeSettings(_shown(path), tuple(classes), exempt)
 
 
@@ -98,14 +98,14 @@ def _name_list(path: Path, key: str, value: object) -> list[str]:
         return [part.strip() for part in re.split(r"[,\n]", value) if part.strip()]
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return [item.strip() for item in value]
-    raise _error(path, f"{key}: expected a list of strings, got {value!r}")
+    raise _error(path, f"{key}: expected a list of strings, got {value!r}", key)
 
 
 def _unusable(path: Path, error: SettingsFileError) -> ConfigurationError:
     # The plugin's wording (mypy_plugin.errors.config_unreadable / config_needs_tomli).
     if isinstance(error, TomlUnavailable):
         return _error(path, str(error))
-    return _error(path, f"cannot read the config file: {error}")
+    return _error(path, f"cannot read the config file: {error}", line=error.line)
 
 
 def _shown(path: Path) -> str:
@@ -115,6 +115,10 @@ def _shown(path: Path) -> str:
         return path.as_posix()
 
 
-def _error(path: Path, problem: str) -> ConfigurationError:
-    # The plugin's format (mypy_plugin.errors.config_error_line).
-    return ConfigurationError(f"{_shown(path)}: error: [proxy_types] {problem}")
+def _error(path: Path, problem: str, key: str | None = None, entry: str | None = None, *,
+           line: int | None = None) -> ConfigurationError:
+    # The plugin's format (mypy_plugin.errors.config_error_line), at the setting's line.
+    if key is not None:
+        line = _settings_files.setting_line(path, key, entry)
+    where = _shown(path) if line is None else f"{_shown(path)}:{line}"
+    return ConfigurationError(f"{where}: error: [proxy_types] {problem}")

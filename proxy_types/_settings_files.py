@@ -17,6 +17,7 @@ from __future__ import annotations
 import configparser
 import fnmatch
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -153,3 +154,49 @@ def module_matches(module: str, pattern: str) -> bool:
         package = pattern[:-2]
         return module == package or module.startswith(package + ".")
     return fnmatch.fnmatchcase(module, pattern)
+
+
+def setting_line(path: str | Path, setting: str | None, entry: str | None = None) -> int | None:
+    """The line of ``setting`` in the plugin's table of ``path`` (``[tool.proxy_types]``
+    or ``[mypy.plugins.proxy_types]``): the line of ``entry`` within its value when
+    found there.  With no setting, the table's header line.  None when not found
+    (a dotted TOML key, an inline table, an unreadable file).
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    toml = str(path).endswith(".toml")
+    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if toml
+              else r"^\s*\[\s*mypy\.plugins\.proxy_types\s*\]")
+    # ini keys are read in lower case (mypy's parser); TOML keys may be quoted.
+    key = (None if setting is None else
+           rf"^\s*([\"']?){re.escape(setting)}\1\s*[=:]" if toml
+           else rf"^{re.escape(setting)}\s*[=:]")
+    flags = 0 if toml else re.IGNORECASE
+    in_table = False
+    key_line = None
+    for number, line in enumerate(lines, 1):
+        if re.match(r"^\s*\[", line) and (toml or not line[:1].isspace()):
+            if key_line is not None:
+                break
+            in_table = re.match(header, line) is not None
+            if in_table and key is None:
+                return number
+            continue
+        if not in_table or key is None:
+            continue
+        if key_line is None:
+            if not re.match(key, line, flags):
+                continue
+            key_line = number
+            if entry is None:
+                return number
+        elif re.match(r"^[\"']?[A-Za-z_][A-Za-z0-9_-]*[\"']?\s*[=:]", line.strip()) and (
+                toml or not line[:1].isspace()):
+            break  # the next setting
+        bounded = rf"(^|[\s\"',=:\[]){re.escape(entry or '')}($|[\s\"',:\]])"
+        if entry is not None and re.search(bounded, line):
+            return number
+    return key_line

@@ -165,33 +165,9 @@ def binds(node: ast.stmt, name: str) -> bool:
 def entry_line(config_file: Path, setting: str, name: str) -> int:
     """The line of ``name`` under ``setting`` in the plugin's table of ``config_file``:
     the entry's own line if it has one, else the setting's, else 1."""
-    try:
-        lines = config_file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return 1
-    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if config_file.suffix == ".toml"
-              else r"^\s*\[\s*mypy\.plugins\.proxy_types\s*\]")
-    key = rf"^\s*{setting}\s*[=:]"
-    in_table = False
-    key_line = None
-    for number, line in enumerate(lines, 1):
-        if re.match(r"^\s*\[", line):
-            if key_line is not None:
-                break
-            in_table = re.match(header, line) is not None
-            continue
-        if not in_table:
-            continue
-        if key_line is None:
-            if re.match(key, line):
-                key_line = number
-            else:
-                continue
-        elif re.match(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*[=:]", line):
-            break  # the next setting
-        if re.search(rf"(^|[\s\"',=\[]){re.escape(name)}($|[\s\"',:\]])", line):
-            return number
-    return key_line or 1
+    from ..settings_files import setting_line
+
+    return setting_line(config_file, setting, name) or 1
 
 
 def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]

@@ -73,8 +73,11 @@ def test_a_malformed_file_is_one_line_for_both(tmp_path: Path, name: str, text: 
     assert reason and "\n" not in reason
     with pytest.raises(ConfigurationError) as plugin:
         ProxyTypesConfig(str(config), raise_errors=True)
+    # ini's parser names the line; TOML's says it in its reason.
+    where = f"{config}:{malformed.value.line}" if malformed.value.line else str(config)
+    assert (malformed.value.line is None) == name.endswith(".toml")
     assert str(plugin.value) == (
-        f"{config}: error: [proxy_types] cannot read the config file: {reason}")
+        f"{where}: error: [proxy_types] cannot read the config file: {reason}")
     with pytest.raises(CommandLineError) as command_line:
         read_project_config(config, required=True)
     assert reason in str(command_line.value) and str(command_line.value).count("\n") == 0
