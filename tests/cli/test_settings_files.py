@@ -141,7 +141,7 @@ def test_a_broken_file_met_in_the_search_is_one_line_naming_it(
     broken.write_text("no section header\n", encoding="utf-8")
     with pytest.raises(ConfigurationError) as runtime:
         find_config_file(tmp_path)
-    assert str(runtime.value).startswith("setup.cfg: error: [proxy_types] cannot read "
+    assert str(runtime.value).startswith("setup.cfg:1: error: [proxy_types] cannot read "
                                          "the config file: File contains no section headers")
     with pytest.raises(CommandLineError) as command_line:
         find_project_config(tmp_path)
