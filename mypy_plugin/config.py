@@ -26,6 +26,7 @@ from .settings_files import (
     module_matches,
     read_plugin_section,
     string_list,
+    setting_line,
 )
 
 # Patterns, not compiled ones: `re` compiles each on first use, so a config
@@ -127,16 +128,16 @@ class ProxyTypesConfig:
         except TomlUnavailable:
             self._fail(_errors().config_needs_tomli())
         except NotATable:
-            self._fail(_errors().config_not_a_table())
+            self._fail(_errors().config_not_a_table(), "")
         except SettingsFileError as error:
-            self._fail(_errors().config_unreadable(str(error)))
+            self._fail(_errors().config_unreadable(str(error)), line=error.line)
         from_ini = not is_toml(path)
         for key, value in section.items():
             self._set(key, value, from_ini=from_ini)
 
     def _set(self, key: str, value: object, *, from_ini: bool) -> None:
         if key not in self.KEYS:
-            self._fail(_errors().config_unknown_setting(key, self.KEYS))
+            self._fail(_errors().config_unknown_setting(key, value, self.KEYS, from_ini), key)
         if key == "strict_isinstance":
             self.strict_isinstance = self._boolean(key, value, from_ini=from_ini)
             return
@@ -150,18 +151,19 @@ class ProxyTypesConfig:
             codes = self._entries(key, value, from_ini=from_ini)
             for code in codes:
                 if code not in PLUGIN_CODE_NAMES:
-                    self._fail(_errors().config_not_a_plugin_code(key, code, PLUGIN_CODE_NAMES))
+                    self._fail(_errors().config_not_a_plugin_code(key, code, PLUGIN_CODE_NAMES),
+                               key, code)
             setattr(self, key, tuple(codes))
             return
         if key in ("traced_functions", "static_only_aliases", "static_parameters"):
             entries = self._entries(key, value, from_ini=from_ini)
             for entry in entries:
                 if key == "traced_functions" and not re.match(_TRACED_FUNCTION, entry):
-                    self._fail(_errors().config_bad_traced_function(entry))
+                    self._fail(_errors().config_bad_traced_function(entry), key, entry)
                 if key == "static_only_aliases" and not re.match(DOTTED_NAME, entry):
-                    self._fail(_errors().config_not_a_class_name(key, entry))
+                    self._fail(_errors().config_not_a_class_name(key, entry), key, entry)
                 if key == "static_parameters" and not re.match(_NAME_PATTERN, entry):
-                    self._fail(_errors().config_bad_parameter_pattern(entry))
+                    self._fail(_errors().config_bad_parameter_pattern(entry), key, entry)
             setattr(self, key, tuple(entries))
             return
         names = self._name_list(key, value, from_ini=from_ini)
@@ -169,40 +171,42 @@ class ProxyTypesConfig:
                    "audit_classes"):
             for name in names:
                 if not re.match(DOTTED_NAME, name):
-                    self._fail(_errors().config_not_a_class_name(key, name))
+                    self._fail(_errors().config_not_a_class_name(key, name), key, name)
             setattr(self, key, tuple(names))
         elif key == "concretizing_functions":
             for name in names:
                 if not re.match(DOTTED_NAME, name):
-                    self._fail(_errors().config_not_a_function_name(key, name))
+                    self._fail(_errors().config_not_a_function_name(key, name), key, name)
             self.concretizing_functions = tuple(names)
         elif key == "isinstance_functions":
             self.isinstance_functions = dict(self._isinstance_function(name) for name in names)
         else:
             for name in names:
                 if not re.match(MODULE_PATTERN, name):
-                    self._fail(_errors().config_not_a_module_pattern(key, name))
+                    self._fail(_errors().config_not_a_module_pattern(key, name), key, name)
             self.exempt_modules = tuple(names)
 
     def _check_across_settings(self) -> None:
         # After every key is read: the settings may come in any order.
         for code in self.enable_error_code:
             if code in self.disable_error_code:
-                self._fail(_errors().config_code_on_and_off(code))
+                self._fail(_errors().config_code_on_and_off(code), "disable_error_code", code)
         dynamic = set(self.dynamic_number_classes) | set(self.migrate_classes)
         for name in self.guarded_number_classes:
             if name not in dynamic:
-                self._fail(_errors().config_guarded_not_dynamic(name))
+                self._fail(_errors().config_guarded_not_dynamic(name),
+                           "guarded_number_classes", name)
 
     def _isinstance_function(self, entry: str) -> tuple[str, tuple[int, int]]:
         match = re.match(_ISINSTANCE_FUNCTION, entry)
         if match is None:
-            self._fail(_errors().config_bad_isinstance_function(entry))
+            self._fail(_errors().config_bad_isinstance_function(entry), "isinstance_functions",
+                       entry)
         if match["value"] is None:
             return match["name"], (0, 1)
         value, classes = int(match["value"]), int(match["classes"])
         if value == classes:
-            self._fail(_errors().config_same_argument(entry, value))
+            self._fail(_errors().config_same_argument(entry, value), "isinstance_functions", entry)
         return match["name"], (value, classes)
 
     def _boolean(self, key: str, value: object, *, from_ini: bool) -> bool:
@@ -210,7 +214,7 @@ class ProxyTypesConfig:
             return value
         if from_ini and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        self._fail(_errors().config_expected_boolean(key, value))
+        self._fail(_errors().config_expected_boolean(key, value), key)
 
     def _entries(self, key: str, value: object, *, from_ini: bool) -> list[str]:
         """A list setting whose entries must each be present and listed once."""
@@ -224,26 +228,31 @@ class ProxyTypesConfig:
         elif isinstance(value, list) and all(isinstance(item, str) for item in value):
             parts = [item.strip() for item in value]
         else:
-            self._fail(_errors().config_expected_list(key, value))
+            self._fail(_errors().config_expected_list(key, value), key)
         seen: set[str] = set()
         for part in parts:
             if not part:
-                self._fail(_errors().config_empty_entry(key))
+                self._fail(_errors().config_empty_entry(key, value), key)
             if part in seen:
-                self._fail(_errors().config_duplicate_entry(key, part))
+                self._fail(_errors().config_duplicate_entry(key, part), key, part)
             seen.add(part)
         return parts
 
     def _name_list(self, key: str, value: object, *, from_ini: bool) -> list[str]:
         names = string_list(value, from_ini=from_ini)
         if names is None:
-            self._fail(_errors().config_expected_list(key, value))
+            self._fail(_errors().config_expected_list(key, value), key)
         return names
 
-    def _fail(self, problem: str) -> NoReturn:
+    def _fail(self, problem: str, key: str | None = None, entry: str | None = None, *,
+              line: int | None = None) -> NoReturn:
+        """Raise the one line for ``problem``, at ``line`` or the line of ``key`` (of its
+        ``entry`` when found; "" for the table's header) when the format allows."""
         from proxy_types import ConfigurationError
 
-        raise ConfigurationError(_errors().config_error_line(self.config_file, problem))
+        if key is not None:
+            line = setting_line(self.config_file, key or None, entry)
+        raise ConfigurationError(_errors().config_error_line(self.config_file, problem, line))
 
     # -- using --------------------------------------------------------------
 

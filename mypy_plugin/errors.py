@@ -439,13 +439,14 @@ def flow_too_large(api: AnyPluginInterface, function: Context, name: str, limit:
 # -- configuration problems: one line each, exit status 2 ---------------------
 
 
-def config_error_line(config_file: str, problem: str) -> str:
-    """The one line that reports a bad ``[proxy_types]`` setting, as mypy prints config errors.
+def config_error_line(config_file: str, problem: str, line: int | None = None) -> str:
+    """The one line that reports a bad ``[proxy_types]`` setting, at its line when known.
 
     A value quoted in ``problem`` may span lines (an ini continuation): shown escaped.
     """
     shown = problem.replace("\r", "\\r").replace("\n", "\\n")
-    return f"{config_file}: error: [proxy_types] {shown}"
+    where = config_file if line is None else f"{config_file}:{line}"
+    return f"{where}: error: [proxy_types] {shown}"
 
 
 def config_unreadable(reason: str) -> str:
@@ -458,9 +459,11 @@ def config_not_a_table() -> str:
     return "[tool.proxy_types] must be a table"
 
 
-def config_unknown_setting(key: str, known: tuple[str, ...]) -> str:
-    """A key the plugin does not know."""
-    return f'unknown setting "{key}" (known: {", ".join(known)})'
+def config_unknown_setting(key: str, value: object, known: tuple[str, ...], from_ini: bool
+                           ) -> str:
+    """A key the plugin does not know, with the value it was given (ini text as written)."""
+    given = value if from_ini and isinstance(value, str) else shown_value(value)
+    return f'unknown setting "{key}" = {given} (known: {", ".join(known)})'
 
 
 def config_not_a_plugin_code(key: str, code: str, known: tuple[str, ...]) -> str:
@@ -519,9 +522,20 @@ def config_bad_parameter_pattern(entry: str) -> str:
     return f'static_parameters: "{entry}" is not a parameter name or pattern like dim or *_dim'
 
 
-def config_empty_entry(key: str) -> str:
+def config_empty_entry(key: str, value: object) -> str:
     """An empty entry in a list setting (``a,,b``)."""
-    return f"{key}: empty entry"
+    return f"{key}: empty entry in {shown_value(value)}"
+
+
+def shown_value(value: object) -> str:
+    """A setting's value as the user wrote it: ini text quoted, TOML values as TOML."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(shown_value(item) for item in value) + "]"
+    return repr(value)
 
 
 def config_duplicate_entry(key: str, entry: str) -> str:

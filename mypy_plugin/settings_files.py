@@ -13,7 +13,7 @@ __all__ = [
     "OWN_CONFIG_NAMES", "PLUGIN_SECTION_INI", "PLUGIN_SECTION_TOML", "SHARED_CONFIG_NAMES",
     "SettingsFileError", "TomlUnavailable", "UnreadableFile", "config_file_candidates",
     "entry_line", "find_config_file", "has_plugin_section", "is_toml", "module_matches",
-    "mypy_uses", "read_ini", "read_plugin_section", "read_toml", "split_list", "string_list",
+    "mypy_uses", "read_ini", "read_plugin_section", "read_toml", "setting_line", "split_list", "string_list",
     "toml_table",
 ]
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         read_ini,
         read_plugin_section,
         read_toml,
+        setting_line,
         split_list,
         string_list,
         toml_table,

@@ -76,7 +76,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
         for name in _name_list(path, key, section.get(key)):
             if not re.match(DOTTED_NAME, name):
                 raise _error(path, f'{key}: "{name}" is not a fully qualified class name '
-                                   "like pkg.Class")
+                                   "like pkg.Class", key, name)
             if name not in classes:
                 classes.append(name)
     exempt = DEFAULT_EXEMPT_MODULES
@@ -85,7 +85,7 @@ def read_runtime_settings(config: str | os.PathLike[str] | None = None,
         for pattern in exempt:
             if not re.match(MODULE_PATTERN, pattern):
                 raise _error(path, f'exempt_modules: "{pattern}" is not a module name or '
-                                   "pkg.* pattern")
+                                   "pkg.* pattern", "exempt_modules", pattern)
     return RuntimeSettings(_shown(path), tuple(classes), exempt)
 
 
@@ -94,7 +94,7 @@ def _name_list(path: Path, key: str, value: object) -> list[str]:
         return []
     names = string_list(value, from_ini=not is_toml(path))
     if names is None:
-        raise _error(path, f"{key}: expected a list of strings, got {value!r}")
+        raise _error(path, f"{key}: expected a list of strings, got {value!r}", key)
     return names
 
 
@@ -103,7 +103,7 @@ def _unusable(path: Path, error: SettingsFileError) -> ConfigurationError:
     # config_not_a_table).
     if isinstance(error, (TomlUnavailable, NotATable)):
         return _error(path, str(error))
-    return _error(path, f"cannot read the config file: {error}")
+    return _error(path, f"cannot read the config file: {error}", line=error.line)
 
 
 def _shown(path: Path) -> str:
@@ -113,6 +113,10 @@ def _shown(path: Path) -> str:
         return path.as_posix()
 
 
-def _error(path: Path, problem: str) -> ConfigurationError:
-    # The plugin's format (mypy_plugin.errors.config_error_line).
-    return ConfigurationError(f"{_shown(path)}: error: [proxy_types] {problem}")
+def _error(path: Path, problem: str, key: str | None = None, entry: str | None = None, *,
+           line: int | None = None) -> ConfigurationError:
+    # The plugin's format (mypy_plugin.errors.config_error_line), at the setting's line.
+    if key is not None:
+        line = _settings_files.setting_line(path, key, entry)
+    where = _shown(path) if line is None else f"{_shown(path)}:{line}"
+    return ConfigurationError(f"{where}: error: [proxy_types] {problem}")

@@ -92,8 +92,10 @@ class SarifLog:
                 artifact = {"uri": absolute.as_uri()}
         return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 
-    def render(self, properties: dict[str, object] | None = None) -> str:
-        """The log as JSON text; ``properties`` go on the run."""
+    def render(self, properties: dict[str, object] | None = None,
+               invocation: dict[str, object] | None = None) -> str:
+        """The log as JSON text; ``properties`` go on the run, ``invocation`` (an
+        ``invocation`` object: ``executionSuccessful``, notifications) in its invocations."""
         run: dict[str, object] = {
             "tool": {"driver": {
                 "name": PROGRAM,
@@ -104,6 +106,8 @@ class SarifLog:
             "originalUriBaseIds": {"%SRCROOT%": {"uri": self.root.as_uri() + "/"}},
             "results": self.results,
         }
+        if invocation is not None:
+            run["invocations"] = [invocation]
         if properties is not None:
             run["properties"] = properties
         document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}

@@ -221,30 +221,50 @@ def string_list(value: object, *, from_ini: bool) -> list[str] | None:
 def entry_line(path: str | Path, setting: str, name: str) -> int:
     """The line of ``name`` under ``setting`` in the plugin's section of ``path``:
     the entry's own line if it has one, else the setting's, else 1."""
+    return setting_line(path, setting, name) or 1
+
+
+def setting_line(path: str | Path, setting: str | None, entry: str | None = None) -> int | None:
+    """The line of ``setting`` in the plugin's table of ``path`` (``[tool.proxy_types]``
+    or ``[mypy.plugins.proxy_types]``): the line of ``entry`` within its value when
+    found there.  With no setting, the table's header line.  None when not found
+    (a dotted TOML key, an inline table, an unreadable file).
+    """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError):
-        return 1
-    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if is_toml(path)
+        return None
+    toml = is_toml(path)
+    header = (r"^\s*\[\s*tool\s*\.\s*proxy_types\s*\]" if toml
               else r"^\s*\[\s*mypy\.plugins\.proxy_types\s*\]")
-    key = rf"^\s*{setting}\s*[=:]"
+    # ini keys are read in lower case (mypy's parser); TOML keys may be quoted.
+    key = (None if setting is None else
+           rf"^\s*([\"']?){re.escape(setting)}\1\s*[=:]" if toml
+           else rf"^{re.escape(setting)}\s*[=:]")
+    flags = 0 if toml else re.IGNORECASE
     in_table = False
     key_line = None
     for number, line in enumerate(lines, 1):
-        if re.match(r"^\s*\[", line):
+        if re.match(r"^\s*\[", line) and (toml or not line[:1].isspace()):
             if key_line is not None:
                 break
             in_table = re.match(header, line) is not None
+            if in_table and key is None:
+                return number
             continue
-        if not in_table:
+        if not in_table or key is None:
             continue
         if key_line is None:
-            if re.match(key, line):
-                key_line = number
-            else:
+            if not re.match(key, line, flags):
                 continue
-        elif re.match(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*[=:]", line):
+            key_line = number
+            if entry is None:
+                return number
+        elif re.match(r"^[\"']?[A-Za-z_][A-Za-z0-9_-]*[\"']?\s*[=:]", line.strip()) and (
+                toml or not line[:1].isspace()):
             break  # the next setting
-        if re.search(rf"(^|[\s\"',=\[]){re.escape(name)}($|[\s\"',:\]])", line):
+        bounded = rf"(^|[\s\"',=:\[]){re.escape(entry or '')}($|[\s\"',:\]])"
+        if entry is not None and re.search(bounded, line):
             return number
-    return key_line or 1
+    return key_line

@@ -126,3 +126,40 @@ def test_the_readme_quotes_only_ratios_of_the_performance_tables() -> None:
     assert len(quoted) >= 6  # the plugin's and the command's figures
     tables = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
     assert [ratio for ratio in quoted if ratio not in tables] == []
+
+
+_TOML_BLOCK = re.compile(r"^```toml\n(.*?)^```", re.MULTILINE | re.DOTALL)
+TOML_SNIPPETS = [
+    pytest.param(snippet, id=f"{path.name}-toml-{number}")
+    for path in DOC_FILES
+    for number, snippet in enumerate(
+        [block for block in _TOML_BLOCK.findall(path.read_text(encoding="utf-8"))
+         if "[tool.mypy]" in block or "[tool.proxy_types]" in block], 1)
+]
+
+
+def test_toml_snippets_are_found() -> None:
+    assert len(TOML_SNIPPETS) >= 3
+
+
+@pytest.mark.parametrize("snippet", TOML_SNIPPETS)
+def test_doc_pyproject_snippet_is_accepted(snippet: str, tmp_path: Path,
+                                           docs_cache_dir: Path) -> None:
+    """A pyproject.toml block of the docs, as the project's only config: real mypy with
+    the plugin accepts it (a bad key or value would be exit 2 at its line)."""
+    (tmp_path / "pyproject.toml").write_text(snippet, encoding="utf-8")
+    (tmp_path / "trivial.py").write_text("answer: int = 42\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(docs_cache_dir), "trivial.py"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
+    assert "Success" in result.stdout
+    if "[tool.proxy_types]" in snippet:  # the negative: an unknown plugin key is exit 2
+        broken = snippet + "colour = 1\n"
+        (tmp_path / "pyproject.toml").write_text(broken, encoding="utf-8")
+        rejected = subprocess.run(
+            [sys.executable, "-m", "mypy", "--cache-dir", str(docs_cache_dir), "trivial.py"],
+            capture_output=True, text=True, cwd=tmp_path, timeout=300,
+            env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert rejected.returncode == 2 and 'unknown setting "colour"' in rejected.stderr

@@ -151,13 +151,41 @@ def finding_from_mypy(record: dict[str, Any]) -> Finding:
 
 
 def run_mypy(arguments: list[str]) -> tuple[str, str, int]:
-    """``mypy.api.run``, also capturing what plugins print to sys.stdout/stderr."""
+    """``mypy.api.run``, also capturing what plugins print to sys.stdout/stderr.
+
+    mypy's SQLite cache raises out of mypy when it cannot be opened or written
+    (a full disk, a quota, a file size limit, a damaged file): one line naming it.
+    """
+    import sqlite3
+
     from mypy import api
 
     printed_out, printed_err = io.StringIO(), io.StringIO()
-    with redirect_stdout(printed_out), redirect_stderr(printed_err):
-        stdout, stderr, status = api.run(arguments)
+    try:
+        with redirect_stdout(printed_out), redirect_stderr(printed_err):
+            stdout, stderr, status = api.run(arguments)
+    except sqlite3.Error as error:
+        raise CommandLineError(cache_failure(arguments, error)) from None
     return printed_out.getvalue() + stdout, printed_err.getvalue() + stderr, status
+
+
+def cache_failure(arguments: list[str], error: Exception) -> str:
+    """The line for mypy's SQLite cache failing: its file, SQLite's reason, a likely cause."""
+    import resource
+
+    from mypy.main import process_options
+
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        _, options = process_options(arguments)
+    version = "{}.{}".format(*options.python_version)
+    database = display_path(Path(options.cache_dir) / version / "cache.db")
+    limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if limit != resource.RLIM_INFINITY:
+        cause = f"the file size limit (ulimit -f) is {limit} bytes; raise it"
+    else:
+        cause = ("a full disk, an exceeded quota or a damaged file?; free space, remove the "
+                 "file, or give --cache-dir another directory")
+    return f"mypy's cache {database} could not be used: {one_line(str(error))} ({cause})"
 
 
 def mypy_has_workers() -> bool:

@@ -105,9 +105,16 @@ def command_check(options: argparse.Namespace) -> int:
     records = None if options.runtime_report is None else read_runtime_report(
         options.runtime_report)  # before mypy runs: a bad report costs no check
     # Imported here: it reads mypy's module finder, and `explain` runs without mypy.
-    from .settings_check import with_settings_findings
+    from .settings_check import preset_problems, with_settings_findings
 
     preset = None if options.preset is None else PRESETS[options.preset]
+    if preset is not None:
+        # The preset's own names, before mypy runs: a missing library is no "Success".
+        problems = preset_problems(preset, finder_config(config), options.paths)
+        for problem in problems:
+            print(f"{PROGRAM}: error: {problem}", file=sys.stderr)
+        if problems:
+            return EXIT_USAGE
     checked = with_settings_findings(
         run_check(options.paths, config, options.cache_dir, preset=preset), options.paths)
     result = with_min_confidence(checked, options.min_confidence)
@@ -127,6 +134,18 @@ def command_check(options: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     return result.exit_status
+
+
+def finder_config(forced: str | None) -> Path:
+    """The config file mypy will read for the run (its search path), as check picks it."""
+    from ..settings_files import SettingsFileError, find_config_file
+
+    if forced is not None:
+        return Path(forced)
+    try:
+        return find_config_file(Path.cwd()) or DEFAULT_CONFIG
+    except SettingsFileError:
+        return DEFAULT_CONFIG  # run_check reports the broken file
 
 
 def command_fix(options: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from proxy_types._sarif import SarifLog, tool_version
 
 from .check import CheckResult, Finding
 from ..findings import CALL_REACHES_SINK
-from .common import PROGRAM
+from .common import EXIT_CLEAN, EXIT_FINDINGS, PROGRAM
 
 OTHER_ERRORS = "other mypy errors"
 
@@ -219,7 +219,28 @@ def render_sarif(result: CheckResult) -> str:
                        f"{record.message} (seen at run time: {record.outcome})",
                        record.file, record.line, record.column,
                        properties={"source": "runtime", "count": record.count})
-    return log.render()
+    return log.render(sarif_hidden(result), sarif_invocation(result))
+
+
+def sarif_hidden(result: CheckResult) -> dict[str, object]:
+    """The run's properties: the findings the settings hid, by code and by confidence."""
+    return {"hidden": {"codes": dict(sorted(result.hidden.items())),
+                       "belowMinConfidence": result.below_confidence,
+                       "minConfidence": result.min_confidence}}
+
+
+def sarif_invocation(result: CheckResult) -> dict[str, object]:
+    """The run's invocation: one note per summary ``Hidden:`` line, so a viewer shows
+    that findings were left out and how to see them."""
+    notes: list[dict[str, object]] = []
+    codes = sorted(result.hidden)
+    for line, code in zip(hidden_lines(result), [*codes, None]):
+        note: dict[str, object] = {"level": "note", "message": {"text": line}}
+        if code is not None:
+            note["descriptor"] = {"id": code}
+        notes.append(note)
+    return {"executionSuccessful": result.exit_status in (EXIT_CLEAN, EXIT_FINDINGS),
+            "toolExecutionNotifications": notes}
 
 
 RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif}

@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import findings
 from ..errors import render
 from ..findings import Report
-from ..settings_files import entry_line
+from ..presets import Preset
 from .check import CheckResult, Finding
 from .common import EXIT_CLEAN, EXIT_FINDINGS
 
@@ -207,3 +207,43 @@ def with_settings_findings(result: CheckResult, paths: Sequence[str]) -> CheckRe
     elif status == EXIT_FINDINGS and not any(f.severity == "error" for f in findings):
         status = EXIT_CLEAN
     return replace(result, findings=findings, exit_status=status)
+
+
+def preset_entries(preset: Preset) -> list[Entry]:
+    """The class and function names ``preset`` lists (``isinstance_functions`` without
+    their argument indexes)."""
+    entries = []
+    for setting in (*CLASS_SETTINGS, *FUNCTION_SETTINGS):
+        value = preset.plugin.get(setting, ())
+        if isinstance(value, tuple):
+            entries += [Entry(setting, name.partition(":")[0]) for name in value]
+    return entries
+
+
+def preset_problems(preset: Preset, config_file: Path, paths: Sequence[str]) -> list[str]:
+    """One line per problem with the names ``preset`` lists, looked up as a written config's
+    are: a package that cannot be found once for all its entries, then each entry that
+    does not resolve.  Empty if the names could not be looked up (mypy reports the config)."""
+    entries = preset_entries(preset)
+    if not entries:
+        return []
+    try:
+        finder = ModuleFinder(config_file, paths)
+    except (Exception, SystemExit):
+        return []
+    missing: dict[str, list[Entry]] = {}
+    lines = []
+    for entry in entries:
+        package = entry.name.split(".")[0]
+        if finder.path(package) is None:
+            missing.setdefault(package, []).append(entry)
+            continue
+        problem = problem_of(entry, finder)
+        if problem is not None:
+            lines.append(f"preset {preset.name}: {render(problem)}")
+    for package, named in missing.items():
+        listed = ", ".join(f"{entry.setting} {entry.name}" for entry in named)
+        lines.insert(0, f'preset {preset.name} names module "{package}" ({listed}), which '
+                        "mypy cannot find; install it where mypy runs, add its directory to "
+                        "mypy_path, or choose another preset")
+    return lines

@@ -37,4 +37,8 @@ class SarifLog:
     def location(
         self, file: str, line: int, column: int | None, end_line: int | None, end_column: int | None
     ) -> dict[str, object]: ...
-    def render(self, properties: dict[str, object] | None = None) -> str: ...
+    def render(
+        self,
+        properties: dict[str, object] | None = None,
+        invocation: dict[str, object] | None = None,
+    ) -> str: ...

@@ -100,6 +100,9 @@ def run_problems(run: Any) -> list[str]:
         rule_ids.append(str(rule.get("id")) if isinstance(rule, dict) else "")
     if len(set(rule_ids)) != len(rule_ids):
         problems.append("rule ids are not unique")
+    problems += invocation_problems(run.get("invocations", []))
+    if not isinstance(run.get("properties", {}), dict):
+        problems.append("properties is not a property bag (an object)")
     results = run.get("results")
     if not isinstance(results, list):
         return problems + ["results is not an array"]
@@ -151,4 +154,29 @@ def result_problems(result: Any, rule_ids: list[str]) -> list[str]:
         for key in ("startLine", "startColumn"):
             if not isinstance(region.get(key), int) or region[key] < 1:
                 problems.append(f"region.{key} is not a 1-based integer")
+    return problems
+
+
+def invocation_problems(invocations: Any) -> list[str]:
+    """SARIF 2.1.0 ``invocation``: ``executionSuccessful`` is required; each
+    ``notification`` needs a message text, a level, and a descriptor with an id if any."""
+    if not isinstance(invocations, list):
+        return ["invocations is not an array"]
+    problems = []
+    for index, invocation in enumerate(invocations):
+        if not isinstance(invocation, dict):
+            problems.append(f"invocations[{index}] is not an object")
+            continue
+        if not isinstance(invocation.get("executionSuccessful"), bool):
+            problems.append(f"invocations[{index}].executionSuccessful is not a boolean")
+        notes = invocation.get("toolExecutionNotifications", [])
+        for number, note in enumerate(notes if isinstance(notes, list) else [None]):
+            where = f"invocations[{index}].toolExecutionNotifications[{number}]"
+            if not isinstance(note, dict) or not isinstance(
+                    note.get("message", {}).get("text"), str):
+                problems.append(f"{where}.message.text is missing")
+            elif note.get("level", "warning") not in LEVELS:
+                problems.append(f"{where}.level is not a SARIF level")
+            elif not isinstance(note.get("descriptor", {"id": ""}).get("id"), str):
+                problems.append(f"{where}.descriptor.id is not a string")
     return problems

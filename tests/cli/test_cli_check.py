@@ -361,5 +361,5 @@ def test_toml_plugin_setting_fails_as_under_plain_mypy(
     line = one_line_error(run_cli("check", "clean.py", cwd=tmp_path))
     # mypy's line without its "error:": the command line says it once, up front.
     assert line == "proxy-types: error: broken config " + plain.stderr.strip().replace(
-        "pyproject.toml: error: ", "pyproject.toml: ")
+        "pyproject.toml:5: error: ", "pyproject.toml:5: ")
     assert line.count("error:") == 1

@@ -92,6 +92,12 @@ BREAKAGES: dict[str, Breakage] = {
     "level": lambda d: d["runs"][0]["results"][0].update(level="fatal"),
     "locations": lambda d: d["runs"][0]["results"][0].update(locations=[]),
     "column": set_column_zero,
+    "execution-successful": lambda d: d["runs"][0]["invocations"][0].pop("executionSuccessful"),
+    "notification-text": lambda d: d["runs"][0]["invocations"][0].update(
+        toolExecutionNotifications=[{"level": "note", "message": {}}]),
+    "notification-level": lambda d: d["runs"][0]["invocations"][0].update(
+        toolExecutionNotifications=[{"level": "info", "message": {"text": "x"}}]),
+    "run-properties": lambda d: d["runs"][0].update(properties=[]),
 }
 
 

@@ -8,10 +8,12 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]  # the run_cli fixture
+SarifProblems = Callable[[Any], list[str]]  # the sarif_problems fixture
 
 # Line 5 specializes on a comparison, line 7 converts: both proxy-specialize.
 SPECIALIZING = """\
@@ -162,3 +164,53 @@ def test_min_confidence_says_what_it_left_out(tmp_path: Path, run_cli: RunCli) -
     everything = run_cli("check", "loose.py", cwd=project)
     assert everything.returncode == 1 and "[proxy-isinstance]" in everything.stdout
     assert "Hidden" not in everything.stdout
+
+
+def sarif_hidden(document: dict[str, Any]) -> tuple[object, list[str], list[object]]:
+    """The run's hidden counts, its notes' texts and their descriptors' ids."""
+    run = document["runs"][0]
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    return (run["properties"]["hidden"], [note["message"]["text"] for note in notes],
+            [note.get("descriptor", {}).get("id") for note in notes])
+
+
+def test_sarif_carries_the_hidden_counts(
+        cli_env: dict[str, str], sarif_problems: SarifProblems,
+        torch_project: tuple[Path, Path, subprocess.CompletedProcess[str]]) -> None:
+    project, cache, text_run = torch_project
+    result = check(cli_env, project, cache, "--format", "sarif", "sym.py", "clean.py")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert sarif_problems(document) == []
+    hidden, notes, ids = sarif_hidden(document)
+    assert hidden == {"codes": {"proxy-specialize": 2}, "belowMinConfidence": 0,
+                      "minConfidence": "any"}
+    # The same lines as the text summary's.
+    assert notes == [line for line in text_run.stdout.splitlines() if line.startswith("Hidden:")]
+    assert ids == ["proxy-specialize"]
+    assert document["runs"][0]["invocations"][0]["executionSuccessful"] is True
+    assert document["runs"][0]["results"] == []
+    clean = json.loads(check(cli_env, project, cache, "--format", "sarif", "clean.py").stdout)
+    assert sarif_hidden(clean) == ({"codes": {}, "belowMinConfidence": 0,
+                                    "minConfidence": "any"}, [], [])
+
+
+def test_sarif_carries_what_min_confidence_left_out(
+        tmp_path: Path, run_cli: RunCli, sarif_problems: SarifProblems) -> None:
+    project = write_project(tmp_path, {
+        "mypy.ini": PLUGIN_CONFIG + "\n[mypy.plugins.proxy_types]\nstrict_isinstance = True\n",
+        "loose.py": "from typing import Any\n\n\ndef f(x: Any) -> bool:\n"
+                    "    return isinstance(x, int)\n"})
+    sure = run_cli("check", "--format", "sarif", "--min-confidence", "declared", "loose.py",
+                   cwd=project)
+    document = json.loads(sure.stdout)
+    assert sarif_problems(document) == []
+    assert sarif_hidden(document) == (
+        {"codes": {}, "belowMinConfidence": 1, "minConfidence": "declared"},
+        ["Hidden: 1 finding below --min-confidence declared (--min-confidence any shows them)"],
+        [None])
+    everything = json.loads(run_cli("check", "--format", "sarif", "loose.py",
+                                    cwd=project).stdout)
+    assert sarif_hidden(everything)[0] == {"codes": {}, "belowMinConfidence": 0,
+                                           "minConfidence": "any"}
+    assert [r["ruleId"] for r in everything["runs"][0]["results"]] == ["proxy-isinstance"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import importlib.util
 import os
 import re
 import subprocess
@@ -213,3 +214,66 @@ def test_every_preset_is_in_the_docs() -> None:
 @pytest.mark.parametrize(("doc", "name", "block"), documented_presets())
 def test_documented_block_is_the_preset(doc: str, name: str, block: str) -> None:
     assert settings_of(block) == settings_of(PRESETS[name].as_ini()), f"{doc}: preset {name}"
+
+
+# -- check --preset looks up the preset's own names ------------------------------
+
+#: A stand-in thunder that defines every name the thunder preset lists.
+THUNDER_MODULES = {
+    "thunder/__init__.py": "",
+    "thunder/core/__init__.py": "",
+    "thunder/core/proxies.py": "class NumberProxy:\n    pass\n",
+    "thunder/core/baseutils.py": "def check_type(x: object, types: object) -> None:\n"
+                                 "    pass\n",
+    "thunder/core/utils.py": "def get_numberlike_value(x: object) -> object:\n    return x\n",
+}
+USES_THUNDER = """\
+from thunder.core.proxies import NumberProxy
+
+
+def f(n: NumberProxy | float) -> bool:
+    return isinstance(n, float)
+"""
+
+
+def check_preset(run_cli: RunCli, project: Path, preset: str
+                 ) -> subprocess.CompletedProcess[str]:
+    return run_cli("check", "--preset", preset, "app.py", cwd=project)
+
+
+@pytest.mark.parametrize("preset", sorted(name for name, preset in PRESETS.items()
+                                          if "thunder" in str(preset.plugin)
+                                          or "jax" in str(preset.plugin)))
+def test_check_preset_naming_a_missing_library_says_so_once(
+        tmp_path: Path, run_cli: RunCli, preset: str) -> None:
+    package = "jax" if "jax" in str(PRESETS[preset].plugin) else "thunder"
+    assert importlib.util.find_spec(package) is None  # not installed in the test venv
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")
+    result = check_preset(run_cli, tmp_path, preset)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        line for line in result.stderr.splitlines() if f'names module "{package}"' in line]
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_check_preset_with_the_library_present_validates_and_runs(
+        tmp_path: Path, run_cli: RunCli) -> None:
+    (tmp_path / ".git").mkdir()
+    for name, text in {**THUNDER_MODULES, "app.py": USES_THUNDER}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = check_preset(run_cli, tmp_path, "thunder")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "[proxy-isinstance]" in result.stdout and "names module" not in result.stderr
+    assert "[proxy-config]" not in result.stdout
+    # A name the library lacks: one line naming the entry, and no run.
+    (tmp_path / "thunder/core/utils.py").write_text("x = 1\n", encoding="utf-8")
+    broken = check_preset(run_cli, tmp_path, "thunder")
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert broken.stderr.splitlines() == [
+        'proxy-types: error: preset thunder: concretizing_functions entry '
+        '"thunder.core.utils.get_numberlike_value": no such function in module '
+        '"thunder.core.utils" (module has no attribute "get_numberlike_value"); check the '
+        "spelling"]

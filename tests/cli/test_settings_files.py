@@ -82,8 +82,11 @@ def test_a_malformed_file_is_one_line_for_both(tmp_path: Path, name: str, text: 
     assert reason and "\n" not in reason
     with pytest.raises(ConfigurationError) as plugin:
         ProxyTypesConfig(str(config), raise_errors=True)
+    # ini's parser names the line; TOML's says it in its reason.
+    where = f"{config}:{malformed.value.line}" if malformed.value.line else str(config)
+    assert (malformed.value.line is None) == name.endswith(".toml")
     assert str(plugin.value) == (
-        f"{config}: error: [proxy_types] cannot read the config file: {reason}")
+        f"{where}: error: [proxy_types] cannot read the config file: {reason}")
     with pytest.raises(CommandLineError) as command_line:
         read_project_config(config, required=True)
     assert reason in str(command_line.value) and str(command_line.value).count("\n") == 0
@@ -147,7 +150,7 @@ def test_a_broken_file_met_in_the_search_is_one_line_naming_it(
     broken.write_text("no section header\n", encoding="utf-8")
     with pytest.raises(ConfigurationError) as runtime:
         find_config_file(tmp_path)
-    assert str(runtime.value).startswith("setup.cfg: error: [proxy_types] cannot read "
+    assert str(runtime.value).startswith("setup.cfg:1: error: [proxy_types] cannot read "
                                          "the config file: File contains no section headers")
     with pytest.raises(CommandLineError) as command_line:
         find_project_config(tmp_path)

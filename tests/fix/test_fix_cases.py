@@ -63,7 +63,7 @@ def test_summary_counts_rewrites_and_explains_what_is_left(fixed: Fixed) -> None
     assert counts["index -> to_static()"] == 2
     assert counts["isinstance -> static or dynamic guard"] == 0
     left = unfixed_sites(result.stdout)
-    assert set(left) == {
+    assert {site for site in left if site[2].startswith("proxy-")} == {
         ("clash.py", 13, "proxy-concretize"),
         ("clash.py", 21, "proxy-isinstance"),
         ("conversions.py", 35, "proxy-concretize"),
@@ -78,10 +78,9 @@ def test_check_after_fix_reports_only_the_unfixed_findings(fixed: Fixed, run_cli
     check = run_cli("check", "--format", "json", ".", cwd=project)
     report = json.loads(check.stdout)
     errors = [f for f in report["findings"] if f["severity"] == "error"]
-    remaining = {(f["file"], f["line"], f["code"]) for f in errors
-                 if f["code"].startswith("proxy-")}
+    remaining = {(f["file"], f["line"], f["code"]) for f in errors}
     unfixed = set(unfixed_sites(result.stdout))
-    assert remaining == unfixed
+    assert remaining == unfixed  # mypy's own errors are listed too
     # mypy's own errors only where a conversion was left (float() of a proxy the stubs
     # give no __float__): the fix introduced none.
     others = {(f["file"], f["line"]) for f in errors if not f["code"].startswith("proxy-")}

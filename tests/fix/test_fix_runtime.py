@@ -444,7 +444,9 @@ def test_torch_symbolic_operations_are_left(static_intent: Fixed, loaded: Any) -
     left = left_in(static_intent, "torch")
     for name in SYMBOLIC:  # the plugin no longer reports them; fix would refuse them anyway
         assert not changed(static_intent, "torch", name)
-        assert name not in left or "symbolic" in left[name], left
+        # Listed only as what a check still reports: mypy's own error there.
+        assert name not in left or "symbolic" in left[name] or left[name].startswith(
+            "mypy's own error"), left
     for name in ("as_float", "root", "pick"):
         assert changed(static_intent, "torch", name), name
     # Why: round() of a SymFloat stays symbolic, round(to_static()) is a constant.

@@ -141,7 +141,7 @@ def test_a_code_turned_on_and_off_is_one_line(tmp_path: Path) -> None:
                            capture_output=True, text=True, timeout=300)
     assert plain.returncode == 2
     assert plain.stderr.splitlines() == [
-        'mypy.ini: error: [proxy_types] enable_error_code and disable_error_code both list '
+        'mypy.ini:6: error: [proxy_types] enable_error_code and disable_error_code both list '
         '"proxy-cast"; keep one']
 
 

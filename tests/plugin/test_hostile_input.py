@@ -220,7 +220,7 @@ def test_every_key_with_every_wrong_toml_value(tmp_path: Path, key: str) -> None
         answer = outcome(config)
         if answer != "ok":
             errors += 1
-            assert answer.startswith(f"{config}: error: [proxy_types] {key}"), (value, answer)
+            assert answer.startswith(f"{config}:3: error: [proxy_types] {key}"), (value, answer)
     assert errors >= 5  # most of these are wrong for any key
 
 
@@ -233,7 +233,7 @@ def test_every_key_with_every_wrong_ini_value(tmp_path: Path, key: str) -> None:
         answer = outcome(config)
         if answer != "ok":
             errors += 1
-            assert answer.startswith(f"{config}: error: [proxy_types] {key}"), (value, answer)
+            assert answer.startswith(f"{config}:3: error: [proxy_types] {key}"), (value, answer)
     assert errors >= 3
 
 
@@ -241,7 +241,7 @@ def test_every_key_with_every_wrong_ini_value(tmp_path: Path, key: str) -> None:
 def test_a_key_given_twice_is_one_line(tmp_path: Path, key: str) -> None:
     ini = tmp_path / "mypy.ini"
     ini.write_text(f"[mypy]\n[mypy.plugins.proxy_types]\n{key} = a\n{key} = b\n")
-    assert outcome(ini).startswith(f"{ini}: error: [proxy_types] cannot read the config file")
+    assert outcome(ini).startswith(f"{ini}:4: error: [proxy_types] cannot read the config file")
     toml = tmp_path / "pyproject.toml"
     toml.write_text(f'[tool.mypy]\n[tool.proxy_types]\n{key} = "a"\n{key} = "b"\n')
     assert outcome(toml).startswith(f"{toml}: error: [proxy_types] cannot read the config file")
@@ -252,7 +252,7 @@ def test_unknown_names_are_one_line_listing_the_known_keys(tmp_path: Path, name:
     config = tmp_path / "pyproject.toml"
     config.write_text(f'[tool.mypy]\n[tool.proxy_types]\n"{name}" = true\n')
     answer = outcome(config)
-    assert answer.startswith(f'{config}: error: [proxy_types] unknown setting "{name}"')
+    assert answer.startswith(f'{config}:3: error: [proxy_types] unknown setting "{name}" = true')
     assert all(key in answer for key in ProxyTypesConfig.KEYS)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -242,7 +243,12 @@ def test_bad_config_is_one_line_and_exit_2(
     assert "Traceback" not in result.stderr + result.stdout
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"{config}: error: [proxy_types] ")
+    # At the line of the value quoted in the message, else of the setting.
+    quoted = re.search(r'"([^"]*)"', message)
+    needle = quoted.group(1) if quoted else message.partition(":")[0]
+    line = next(number for number, text in enumerate(config.read_text().splitlines(), 1)
+                if number > 2 and needle in text)
+    assert lines[0].startswith(f"{config}:{line}: error: [proxy_types] ")
     assert message in lines[0]
 
 

@@ -122,7 +122,7 @@ def test_bad_setting_raises_configuration_error_when_asked(tmp_path: Path) -> No
     config_file.write_text('[tool.proxy_types]\nstrict_isinstance = "yes"\n')
     with pytest.raises(ConfigurationError) as raised:
         ProxyTypesConfig(str(config_file), raise_errors=True)
-    assert str(raised.value) == (f'{config_file}: error: [proxy_types] strict_isinstance: '
+    assert str(raised.value) == (f'{config_file}:2: error: [proxy_types] strict_isinstance: '
                                  'expected true or false, got "yes"')
     config_file.write_text("[tool.proxy_types]\nstrict_isinstance = true\n")
     assert ProxyTypesConfig(str(config_file), raise_errors=True).strict_isinstance

@@ -411,11 +411,11 @@ def test_without_configuration_the_class_is_not_a_dynamic_number(project: Path) 
 
 @pytest.mark.parametrize("text, problem", [
     ("[mypy]\n[mypy.plugins.proxy_types]\naudit_classes = TracedInt\n",
-     'mypy.ini: error: [proxy_types] audit_classes: "TracedInt" is not a fully qualified '
+     'mypy.ini:3: error: [proxy_types] audit_classes: "TracedInt" is not a fully qualified '
      "class name like pkg.Class"),
     ("[mypy]\n[mypy.plugins.proxy_types]\nexempt_modules = a-b\n",
-     'mypy.ini: error: [proxy_types] exempt_modules: "a-b" is not a module name or pkg.* pattern'),
-    ("[mypy\n", "mypy.ini: error: [proxy_types] cannot read the config file: File contains no "
+     'mypy.ini:3: error: [proxy_types] exempt_modules: "a-b" is not a module name or pkg.* pattern'),
+    ("[mypy\n", "mypy.ini:1: error: [proxy_types] cannot read the config file: File contains no "
                 "section headers."),
 ])
 def test_a_bad_configuration_is_one_line_and_patches_nothing(

@@ -46,8 +46,10 @@ def test_both_readers_reject_a_bad_name_with_the_same_line(tmp_path: Path, name:
         ProxyTypesConfig(name, raise_errors=True)
     with pytest.raises(ConfigurationError) as from_runtime:
         read_runtime_settings(Path(name))
+    line = next(number for number, text in enumerate(Path(name).read_text().splitlines(), 1)
+                if "NotDotted" in text)
     assert str(from_runtime.value) == str(from_plugin.value) == (
-        f'{name}: error: [proxy_types] audit_classes: "NotDotted" is not a fully qualified '
+        f'{name}:{line}: error: [proxy_types] audit_classes: "NotDotted" is not a fully qualified '
         "class name like pkg.Class")
 
 

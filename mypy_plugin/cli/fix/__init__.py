@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from .model import SUMMARY_KINDS, KIND_REGISTRATION, Options
 from .plan import unified_diff
-from .verify import FixReport, rewritten_line, run_fix
+from .verify import FixReport, left_unfixed, run_fix
 
 
 def render_summary(report: FixReport, write: bool) -> str:
@@ -27,17 +27,14 @@ def render_summary(report: FixReport, write: bool) -> str:
     changed = [plan for plan in report.plans if plan.changed]
     counts = Counter(o.kind for plan in report.plans for o in plan.outcomes if o.kind)
     counts[KIND_REGISTRATION] = sum(len(plan.registrations) for plan in changed)
-    left = [(plan, o) for plan in report.plans for o in plan.outcomes if o.kind is None]
+    left = left_unfixed(report, write)
     verb = "changed" if write else "would change"
     lines = [f"proxy-types fix: {len(changed)} file{'s' * (len(changed) != 1)} {verb}"]
     width = max(len(kind) for kind in SUMMARY_KINDS)
     lines += [f"  {kind:<{width}}  {counts.get(kind, 0)}" for kind in SUMMARY_KINDS]
     lines.append(f"findings left unfixed: {len(left)}")
-    for plan, outcome in left:
-        f = outcome.finding
-        # Written files show where the finding is now, not where it was.
-        line = rewritten_line(outcome.source, plan.rewritten, f.line) if write else f.line
-        lines.append(f"  {f.file}:{line}:{f.column}: [{f.code}] {outcome.reason}")
+    # Written files: where each finding is now, as a following check reports it.
+    lines += [f"  {f.file}:{f.line}:{f.column}: [{f.code}] {f.reason}" for f in left]
     if report.new_errors:
         lines.append("new mypy errors after rewriting (their rewrites were undone):")
         lines += [f"  {message}" for message in report.new_errors]
@@ -58,5 +55,4 @@ def command_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
         print(f"proxy-types: error: {failure}", file=sys.stderr)
     if report.failures:
         return 2
-    left = any(o.kind is None for plan in report.plans for o in plan.outcomes)
-    return 1 if left else 0
+    return 1 if left_unfixed(report, write=not diff) else 0

@@ -42,6 +42,9 @@ class FixReport:
     failures: list[str]
     new_errors: list[str] = field(default_factory=list)
     mypy_runs: int = 0
+    #: mypy's findings before any rewrite, and after the last (None with --diff).
+    before: CheckResult | None = None
+    final: CheckResult | None = None
 
 
 LINE_NUMBER = re.compile(r"\bline \d+")
@@ -233,7 +236,7 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
         settings.options = replace(options, registered={**options.registered, **added})
         settings.registrations = registrations
     plans, failures = plan_fixes(before.findings, settings, annotations=not write)
-    report = FixReport(plans, failures, mypy_runs=runs.count)
+    report = FixReport(plans, failures, mypy_runs=runs.count, before=before)
     if not write:
         return report
     later = replace(settings, registrations={})  # registrations are made by the first pass
@@ -251,7 +254,8 @@ def run_fix(paths: Sequence[str], config: str | None, cache_dir: str | None,
     failures += more_failures
     if write_plans(plans, failures):
         with runs.phase("widening annotations and checking again"):
-            plans, _ = verify(runs, later, current, plans, report)
+            plans, current = verify(runs, later, current, plans, report)
+    report.final = current
     report.plans = merge_passes(report.plans, plans)
     report.mypy_runs = runs.count
     return report
@@ -326,6 +330,76 @@ def uncovered_findings(plans: Sequence[FilePlan], after: CheckResult) -> list[Fi
         if any(span[0] <= kept_line <= span[1] for kept_line in kept):
             found.append(finding)
     return found
+
+
+@dataclass(frozen=True)
+class Left:
+    """A finding still there after ``fix`` (or, with --diff, after its rewrites)."""
+
+    file: str
+    line: int
+    column: int
+    code: str | None
+    reason: str
+
+
+#: Why a finding no rewrite was planned for is left.
+MYPY_OWN = ("mypy's own error: fix rewrites only proxy-types findings and the arg-type "
+            "errors of dynamic numbers")
+NOT_PLANNED = ("no rewrite was planned for it (it appeared after the rewrites, or fix does "
+               "not handle it)")
+
+
+def left_unfixed(report: FixReport, write: bool) -> list[Left]:
+    """Every error a ``check`` after this ``fix`` reports, with the reason it is left.
+
+    Written: the errors of the last mypy run, each with its outcome's reason when
+    it has one.  With --diff: the findings no rewrite would fix, and mypy's other errors.
+    """
+    if write and report.final is not None:
+        return [Left(f.file, f.line, f.column, f.code, reason_of(f, report.plans))
+                for f in report.final.findings if f.severity == "error"]
+    left = [Left(o.finding.file, o.finding.line, o.finding.column, o.finding.code,
+                 o.reason or NOT_PLANNED)
+            for plan in report.plans for o in plan.outcomes if o.kind is None]
+    covered = {start_of(o.finding) + (o.finding.file,) for plan in report.plans
+               for o in plan.outcomes}
+    covered |= {start_of(call) + (call.file,) for plan in report.plans for o in plan.outcomes
+                if isinstance(o.finding, AnnotationFinding) for call in o.finding.calls}
+    before = report.before.findings if report.before is not None else []
+    left += [Left(f.file, f.line, f.column, f.code, default_reason(f)) for f in before
+             if f.severity == "error" and start_of(f) + (f.file,) not in covered]
+    return sorted(left, key=lambda found: (found.file, found.line, found.column))
+
+
+def reason_of(finding: Finding, plans: Sequence[FilePlan]) -> str:
+    """The reason of the outcome at ``finding``'s place in the written file; for a call
+    whose annotation rewrite was left or undone (listed at the annotation), that one's;
+    else a default."""
+    calls: list[tuple[int, str]] = []
+    same_line = []  # mypy's own error at a site the plugin reported (a conversion's arg-type)
+    for plan in plans:
+        for outcome in plan.outcomes:
+            if outcome.kind is not None:
+                continue
+            if (plan.path == finding.file and rewritten_line(
+                    outcome.source, plan.rewritten, outcome.finding.line) == finding.line):
+                if outcome.finding.code == finding.code:
+                    return outcome.reason or NOT_PLANNED
+                same_line.append(outcome.reason or NOT_PLANNED)
+            if isinstance(outcome.finding, AnnotationFinding):
+                # The caller's text may have changed since: matched by message, nearest line.
+                calls += [(abs(call.line - finding.line), outcome.reason or NOT_PLANNED)
+                          for call in outcome.finding.calls
+                          if (call.file, call.code, call.message)
+                          == (finding.file, finding.code, finding.message)]
+    if calls:
+        return min(calls)[1]
+    return same_line[0] if same_line else default_reason(finding)
+
+
+def default_reason(finding: Finding) -> str:
+    return NOT_PLANNED if finding.is_plugin_finding else MYPY_OWN
 
 
 def merge_passes(first: list[FilePlan], second: list[FilePlan]) -> list[FilePlan]:
