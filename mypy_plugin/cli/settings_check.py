@@ -22,6 +22,7 @@ from .. import findings
 from ..errors import render
 from ..findings import Report
 from ..presets import Preset
+from ..settings_files import entry_line
 from .check import CheckResult, Finding
 from .common import EXIT_CLEAN, EXIT_FINDINGS
 
