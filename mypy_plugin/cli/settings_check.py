@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import findings
-from ..errors import render
 from ..findings import Report
 from .check import CheckResult, Finding
 from .common import EXIT_CLEAN, EXIT_FINDINGS
@@ -209,6 +208,8 @@ def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]
     for entry in entries:
         problem = problem_of(entry, finder)
         if problem is not None:
+            from ..errors import render  # mypy's plugin API and the checks' codes: on a problem only
+
             line = entry_line(config_file, entry.setting, entry.name)
             located = replace(problem, file=shown_as, line=line, column=0,
                               message=render(problem))
