@@ -126,3 +126,20 @@ def test_the_readme_quotes_only_ratios_of_the_performance_tables() -> None:
     assert len(quoted) >= 6  # the plugin's and the command's figures
     tables = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
     assert [ratio for ratio in quoted if ratio not in tables] == []
+
+
+def test_the_readme_quotes_the_commands_table_rows() -> None:
+    """The README's ``check`` figures are the quick corpus rows of performance.md's
+    "What the commands cost" table, cold and warm, both ratios (issue #29)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Performance\n", 1)[1].split("\n## ", 1)[0]
+    performance = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    table = performance.split("\n## What the commands cost\n", 1)[1].split("\n## ", 1)[0]
+    # Each row ends with plugin / mypy, check / (mypy + plugin), check / mypy.
+    rows = {mode: ratios for mode, *ratios in re.findall(
+        r"^quick \(examples\)\s+(cold|warm)\s.*?(\d+\.\d{3}x)\s+(\d+\.\d{3}x)\s+(\d+\.\d{3}x)$",
+        table, re.MULTILINE)}
+    assert set(rows) == {"cold", "warm"}, table
+    for mode in ("cold", "warm"):
+        _, over_plugin, over_mypy = rows[mode]
+        assert over_plugin in section and over_mypy in section, (mode, over_plugin, over_mypy)
