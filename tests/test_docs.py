@@ -163,3 +163,20 @@ def test_doc_pyproject_snippet_is_accepted(snippet: str, tmp_path: Path,
             capture_output=True, text=True, cwd=tmp_path, timeout=300,
             env={**os.environ, "PYTHONPATH": str(REPO)})
         assert rejected.returncode == 2 and 'unknown setting "colour"' in rejected.stderr
+
+
+def test_the_readme_quotes_the_commands_table_rows() -> None:
+    """The README's ``check`` figures are the quick corpus rows of performance.md's
+    "What the commands cost" table, cold and warm, both ratios (issue #29)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Performance\n", 1)[1].split("\n## ", 1)[0]
+    performance = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    table = performance.split("\n## What the commands cost\n", 1)[1].split("\n## ", 1)[0]
+    # Each row ends with plugin / mypy, check / (mypy + plugin), check / mypy.
+    rows = {mode: ratios for mode, *ratios in re.findall(
+        r"^quick \(examples\)\s+(cold|warm)\s.*?(\d+\.\d{3}x)\s+(\d+\.\d{3}x)\s+(\d+\.\d{3}x)$",
+        table, re.MULTILINE)}
+    assert set(rows) == {"cold", "warm"}, table
+    for mode in ("cold", "warm"):
+        _, over_plugin, over_mypy = rows[mode]
+        assert over_plugin in section and over_mypy in section, (mode, over_plugin, over_mypy)

@@ -159,6 +159,8 @@ class Summaries:
         self._trees: dict[str, tuple[object, ast.Module | None]] = {}
         self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
         self._in_progress: set[tuple[str, str]] = set()
+        #: How many summaries were cut short (recursion, depth): one that saw none is exact.
+        self._cut_offs = 0
 
     # -- source files ----------------------------------------------------------------
 
@@ -215,17 +217,21 @@ class Summaries:
         if known is not None and known[0] is stamp:
             return known[1]
         if key in self._in_progress or depth > MAX_CALL_DEPTH:
+            self._cut_offs += 1
             return {}  # recursion, or too deep: no sink known (a fixed point from below)
         tree = self._tree(target.path, stamp)
         function = self._function(tree, target.qualname) if tree is not None else None
         if function is None:
             return {}
         self._in_progress.add(key)
+        cut_offs = self._cut_offs
         try:
             found = _Summarizer(self, target, function, modules, depth).run()
         finally:
             self._in_progress.discard(key)
-        if depth == 0 or found:  # a cut-off answer ("too deep") is not kept as the truth
+        # A cut-off answer ("too deep") is not kept as the truth; one that followed every
+        # call to its end is, at any depth (else each caller summarizes it again).
+        if depth == 0 or found or self._cut_offs == cut_offs:
             self._summaries[key] = (stamp, found)
         return found
 

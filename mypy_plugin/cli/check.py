@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext, redirect_stderr, redirect_stdout
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .. import collectors
@@ -28,7 +28,9 @@ from .common import (
 )
 from .project_config import ChosenConfig, choose_config, display_path
 from .report_cache import ReportCache
-from .runtime_report import RuntimeJoin
+
+if TYPE_CHECKING:  # loaded with --runtime-report only
+    from .runtime_report import RuntimeJoin
 
 PLUGIN_CODE_PREFIX = "proxy-"
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from proxy_types import ProxyTypesError
-
 PROGRAM = "proxy-types"
 PLUGIN_MODULE = "mypy_plugin"
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "default.ini"
@@ -18,8 +16,12 @@ INTERNAL_CODE = "proxy-internal"
 HIDDEN_CODE = "proxy-hidden"
 
 
-class CommandLineError(ProxyTypesError):
-    """A problem the user can fix; shown as one line, exit status 2."""
+class CommandLineError(Exception):
+    """A problem the user can fix; shown as one line, exit status 2.
+
+    Not a ``proxy_types.ProxyTypesError``: the command never raises it to a program, and
+    deriving from it would import the whole runtime package into every run.
+    """
 
 
 def one_line(text: str) -> str:

@@ -229,7 +229,7 @@ def plugin_codes() -> dict[str, str]:
     the source of ``codes.py``: explaining needs no type checker.
     """
     try:
-        from ..errors import ALL_CODES
+        from ..codes import ALL_CODES
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] != "mypy":
             raise

@@ -10,15 +10,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from proxy_types._files import WriteFailed, write_atomically
-from proxy_types._sarif import tool_version
-
 from ..presets import PRESETS
 from .check import run_check
 from .confidence import LEVELS, with_min_confidence
 from .common import DEFAULT_CONFIG, EXIT_CLEAN, EXIT_USAGE, PROGRAM, CommandLineError, one_line
 from .report import RENDERERS
-from .runtime_report import join, read_runtime_report
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -44,6 +40,8 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> NoReturn:
+        from proxy_types._sarif import tool_version
+
         print(f"{parser.prog} {tool_version()}\n{guards_in_use()}")
         parser.exit()
 
@@ -102,8 +100,12 @@ def command_check(options: argparse.Namespace) -> int:
         if config is not None:
             raise CommandLineError("--config and --default-config exclude each other")
         config = str(DEFAULT_CONFIG)
-    records = None if options.runtime_report is None else read_runtime_report(
-        options.runtime_report)  # before mypy runs: a bad report costs no check
+    # What only some runs need is imported when asked for: a warm check is mostly imports.
+    records = None
+    if options.runtime_report is not None:
+        from .runtime_report import read_runtime_report
+
+        records = read_runtime_report(options.runtime_report)  # before mypy: a bad one costs no run
     # Imported here: it reads mypy's module finder, and `explain` runs without mypy.
     from .settings_check import preset_problems, with_settings_findings
 
@@ -119,12 +121,16 @@ def command_check(options: argparse.Namespace) -> int:
         run_check(options.paths, config, options.cache_dir, preset=preset), options.paths)
     result = with_min_confidence(checked, options.min_confidence)
     if records is not None:
+        from .runtime_report import join
+
         result.runtime = join({(f.file, f.line) for f in result.findings
                                if f.is_plugin_finding}, records)
         if result.exit_status == EXIT_CLEAN and result.runtime.runtime_only:
             result.exit_status = 1  # the audit saw merges the plugin did not
     report = RENDERERS[options.format](result)
     if options.output:
+        from proxy_types._files import WriteFailed, write_atomically
+
         try:
             write_atomically(options.output, report)
         except WriteFailed as exc:

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proxy_types import ConfigurationError
-
 from ..presets import Preset
 from ..settings_files import (
     OWN_CONFIG_NAMES,
@@ -176,7 +174,13 @@ def check_plugin_settings(path: Path) -> None:
 
     try:
         ProxyTypesConfig(display_path(path), raise_errors=True)
-    except ConfigurationError as exc:  # the line mypy would print, as for mypy's own errors
+    except Exception as exc:
+        # Imported on failure only, as the plugin does: the runtime package costs every run.
+        from proxy_types import ConfigurationError
+
+        if not isinstance(exc, ConfigurationError):
+            raise
+        # The line mypy would print, as for mypy's own errors.
         raise CommandLineError(f"broken config {without_severity(one_line(str(exc)))}") from None
 
 

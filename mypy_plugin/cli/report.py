@@ -7,19 +7,21 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-
-from proxy_types._sarif import SarifLog, tool_version
+from typing import TYPE_CHECKING
 
 from .check import CheckResult, Finding
 from ..findings import CALL_REACHES_SINK
 from .common import EXIT_CLEAN, EXIT_FINDINGS, PROGRAM
+
+if TYPE_CHECKING:  # the runtime package loads with JSON and SARIF only: text needs none of it
+    from proxy_types._sarif import SarifLog
 
 OTHER_ERRORS = "other mypy errors"
 
 
 def proxy_codes() -> list[tuple[str, str]]:
     """(code, description) of every plugin error code, in the plugin's order."""
-    from ..errors import ALL_CODES
+    from ..codes import ALL_CODES
 
     return [(code.code, code.description) for code in ALL_CODES]
 
@@ -84,7 +86,7 @@ SHOW_OFF_BY_DEFAULT = {
 def hidden_lines(result: CheckResult) -> list[str]:
     """One ``Hidden:`` line per code the settings hide findings of, and one for
     ``--min-confidence``: how many, and how to see them."""
-    from ..errors import ALL_CODES
+    from ..codes import ALL_CODES
 
     off_by_default = {code.code for code in ALL_CODES if not code.default_enabled}
     lines = []
@@ -123,6 +125,8 @@ def totals_line(findings: Sequence[Finding], hidden: int = 0) -> str:
 
 def render_json(result: CheckResult) -> str:
     """The findings, summary and config as one JSON document."""
+    from proxy_types._sarif import tool_version
+
     document = {
         "tool": PROGRAM,
         "version": tool_version(),
@@ -189,6 +193,8 @@ def _code_flows(log: SarifLog, finding: Finding) -> list[dict[str, object]]:
 
 def render_sarif(result: CheckResult) -> str:
     """The findings as a SARIF 2.1.0 log for code scanning."""
+    from proxy_types._sarif import SarifLog
+
     log = SarifLog(Path.cwd().resolve())
     for code, description in proxy_codes():
         add_sarif_rule(log, code, description)

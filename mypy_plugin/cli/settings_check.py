@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import findings
-from ..errors import render
 from ..findings import Report
 from ..presets import Preset
 from ..settings_files import entry_line
@@ -179,6 +178,8 @@ def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]
     for entry in entries:
         problem = problem_of(entry, finder)
         if problem is not None:
+            from ..errors import render  # mypy's plugin API and the checks' codes: on a problem only
+
             line = entry_line(config_file, entry.setting, entry.name)
             located = replace(problem, file=shown_as, line=line, column=0,
                               message=render(problem))
