@@ -210,9 +210,10 @@ def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
 
 
 def _tested_by_an_assert(ctx: MethodContext) -> bool:
-    """True if an ``assert`` of the innermost function tests ``ctx.context``."""
+    """True if ``ctx.context`` is the whole test of an ``assert`` of the innermost function:
+    torch.compile turns that into ``torch._assert``, but branches on ``a and b``."""
     chain = compat.enclosing_functions(ctx.api)
     if not chain:
         return False
-    return any(isinstance(node, AssertStmt) and ctx.context in also_truth_tested(node.expr)
+    return any(isinstance(node, AssertStmt) and node.expr is ctx.context
                for node in walk(chain[-1].body, everywhere))

@@ -217,6 +217,40 @@ def test_a_condition_on_tensor_data_fails_compile_fullgraph(model: type) -> None
         compiled_frames(model(), torch.randn(6, 3), torch.randn(7, 3))
 
 
+# Compiled here, not in this file: pytest rewrites a test module's asserts into
+# branches, which is not what torch.compile sees in user code.
+_ASSERTS = """
+class AssertedData(Module):
+    def forward(self, x):
+        assert (x > -100).all()
+        return x + 1
+
+
+class AssertedDataRange(Module):
+    def forward(self, x):
+        assert (x.min() >= -100) and (x.max() < 100)
+        return x + 1
+"""
+_asserts: dict[str, Any] = {"Module": torch.nn.Module}
+exec(compile(_ASSERTS, "user_asserts.py", "exec"), _asserts)
+AssertedData, AssertedDataRange = _asserts["AssertedData"], _asserts["AssertedDataRange"]
+
+
+@pytest.mark.parametrize("model", [AssertedData, AssertedDataRange])
+def test_an_assert_on_tensor_data_fails_make_fx_and_export(model: type) -> None:
+    with pytest.raises(GuardOnDataDependentSymNode, match="data-dependent expression"):
+        make_fx_guards(model(), torch.randn(6, 3))
+    with pytest.raises(GuardOnDataDependentSymNode, match="data-dependent expression"):
+        export_with_dims(model(), torch.randn(6, 3), (0,))
+
+
+def test_compile_turns_an_assert_on_one_tensor_into_torch_assert() -> None:
+    assert compiled_frames(AssertedData(), torch.randn(6, 3), torch.randn(7, 3)) == 1
+    # ... but `a and b` branches on `a` first
+    with pytest.raises(torch._dynamo.exc.Unsupported, match="Data-dependent branching"):
+        compiled_frames(AssertedDataRange(), torch.randn(6, 3), torch.randn(7, 3))
+
+
 def test_an_order_condition_on_a_size_traces() -> None:  # the control
     assert len(make_fx_guards(SizeAboveTwo(), torch.randn(6, 3))) == 1
     assert compiled_frames(SizeAboveTwo(), torch.randn(6, 3), torch.randn(7, 3)) == 1
