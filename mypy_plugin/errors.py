@@ -167,6 +167,13 @@ def _render(report: Report) -> str:
         return (f'{report.operation}: argument "{subject}" reaches {sink} in {function} ({where}) '
                 f'via {via}, {effect} "{dynamic}"; pass a static number, or make the callee '
                 "accept dynamic numbers")
+    if kind == findings.TENSOR_CONDITION:
+        compile_effect = ("torch.compile turns the assert into torch._assert"
+                          if report.extra == ("assert",) else
+                          "torch.compile(fullgraph=True) cannot branch on it")
+        return (f"Condition on {report.operation} is data-dependent control flow: make_fx and "
+                f"torch.export fail there (GuardOnDataDependentSymNode) and {compile_effect}; "
+                "use torch.where or torch.cond, or decide it outside the traced code")
     if kind == findings.INTERNAL_ERROR:
         where, exception = report.extra
         return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
@@ -420,6 +427,14 @@ def call_reaches_sink(
     (sink, function, where, via, effect, then one "file:line: note" per step)."""
     emit(api, context, Report(code, findings.CALL_REACHES_SINK, dynamic, callee,
                               subject=argument, extra=path, reason=reason))
+
+
+def tensor_condition(api: CheckerPluginInterface, context: Context, operation: str,
+                     outcome: str, *, in_assert: bool) -> None:
+    """proxy-specialize: tensor data tested for truth in traced code (``if t.sum() > 0:``);
+    ``operation`` says what is tested (``a tensor comparison``, ``Tensor.any()``)."""
+    emit(api, context, Report(_code(outcome), findings.TENSOR_CONDITION, "SymBool", operation,
+                              extra=("assert",) if in_assert else ()))
 
 
 def internal_error(

@@ -37,6 +37,7 @@ UNRESOLVED_MODULE = "unresolved-module"  # a module defining dynamic classes myp
 INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
 FLOW_TOO_LARGE = "flow-too-large"  # a function too large to follow its flows
 CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the callee
+TENSOR_CONDITION = "tensor-condition"  # tensor data tested for truth in traced code
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
@@ -44,7 +45,7 @@ ALL_KINDS: tuple[str, ...] = (
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
     FLOW_TOO_LARGE,
-    CALL_REACHES_SINK,
+    CALL_REACHES_SINK, TENSOR_CONDITION,
 )
 
 
@@ -64,6 +65,9 @@ class Reason:
     #: A ``flow`` from the items of a sequence-of-int parameter: sizes, in torch's code
     #: (``output_size: tuple[int, int]``).  Not shown: it only tunes pins_a_value.
     sizes: bool = field(default=False, compare=False)
+    #: A ``shape`` read from tensor data (``t.item()``): no hint to guard on, so an order
+    #: comparison fails when traced as an equality does.  Not shown either.
+    data: bool = field(default=False, compare=False)
 
     def as_dict(self) -> dict[str, str]:
         return {"source": self.source, "detail": self.detail}

@@ -264,8 +264,8 @@ def operation_spelling(operation: str) -> str:
     raise KeyError(f"{operation!r} is no converting operation of the proxy_types table")
 
 
-# Most serious first: which outcome a value of unknown Python type ("number") gets.
-_SEVERITY: tuple[str, ...] = ("raises", "silent", "guards", "names", "symbolic", "unsupported")
+#: Most serious first: which outcome a value of unknown Python type ("number") gets.
+SEVERITY: tuple[str, ...] = ("raises", "silent", "guards", "names", "symbolic", "unsupported")
 
 
 def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False) -> str:
@@ -288,7 +288,7 @@ def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = 
     possible = TORCH_PYTHON_TYPES if kind == "torch" else _NUMBER_TYPES
     if python_type == "number":
         outcomes = {_outcome_for(found, kind, each) for each in possible}
-        return next(each for each in _SEVERITY if each in outcomes)
+        return next(each for each in SEVERITY if each in outcomes)
     if python_type not in possible:
         raise ValueError(f"no {kind} dynamic class stands for {python_type!r}; expected one of "
                          f"{', '.join(possible)} or number")

@@ -215,7 +215,7 @@ class DecidedWalk(Dataflow[Known]):
 
 
 def requirement_comparisons(function: FuncDef) -> set[ComparisonExpr]:
-    """Equality tests of a value (no arithmetic result) with a literal whose failing
+    """Equality tests of a value (no arithmetic result) with another value whose failing
     outcome, where Python evaluates them, makes the code raise: parts of the test of
     ``if ...: raise`` or of the condition of an ``assert`` or ``torch._check``.
 
@@ -248,9 +248,10 @@ def _equality_parts(expr: Expression, raising: bool) -> Iterator[ComparisonExpr]
         yield from _equality_parts(expr.right, raising)
     elif isinstance(expr, UnaryExpr) and expr.op == "not":
         yield from _equality_parts(expr.expr, not raising)
-    elif isinstance(expr, ComparisonExpr) and expr.operators in (["=="], ["!="]) and any(
-            literal_value(operand) is not None for operand in expr.operands) and not any(
+    elif isinstance(expr, ComparisonExpr) and expr.operators in (["=="], ["!="]) and not any(
             isinstance(operand, OpExpr) for operand in expr.operands):
+        # With a literal or any other value: `assert x.shape[1] == self.weight.shape[0]`
+        # pins a size that every other value fails anyway (tests/runtime/test_sink_rules_runtime.py).
         # A value itself (`two`, `x.shape[-1]`), not a remainder or a sum: the
         # ground truth counts `in_channels % groups != 0` as pinning a size.
         yield expr

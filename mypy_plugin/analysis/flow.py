@@ -124,6 +124,7 @@ _TORCH_NAME = {python_type: fullname.rpartition(".")[2]
 
 _TENSOR_BASES = frozenset({"torch._C.TensorBase", "torch._tensor.Tensor", "torch.Tensor"})
 _SIZE_CLASSES = frozenset({"torch._C.Size", "torch.Size"})
+_MODULE_CLASSES = frozenset({"torch.nn.modules.module.Module", "torch.nn.Module"})
 #: Tensor methods that return one size (with a dimension argument) or all of them.
 _SIZE_METHODS = frozenset({"size", "stride", "sym_size", "sym_stride"})
 _ONE_SIZE_METHODS = frozenset({"numel", "sym_numel", "storage_offset", "sym_storage_offset"})
@@ -423,7 +424,7 @@ class FlowAnalysis:
     def data_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
         """A number read from a tensor's data: data-dependent (unbacked) when traced."""
         reason = Reason("shape", f'"{spelled}" is read from tensor data, a data-dependent '
-                                 "number under dynamic shapes (symbolic_shapes)")
+                                 "number under dynamic shapes (symbolic_shapes)", data=True)
         return Flow(Dynamic("SymInt | SymFloat", TORCH, reason), depths, "number")
 
     def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
@@ -751,7 +752,8 @@ class Evaluator:
         if method not in _SIZE_METHODS and method not in _ONE_SIZE_METHODS:
             return None
         receiver = self.lookup(callee.expr)
-        if receiver is None or not _has_base(receiver, _TENSOR_BASES | _SIZE_CLASSES):
+        if receiver is None or not _has_base(receiver, _TENSOR_BASES | _SIZE_CLASSES) \
+                or self._module_state(callee.expr):
             return None
         one = method in _ONE_SIZE_METHODS or bool(expr.args)
         return self.analysis.shape_flow(_spelled(expr), _VALUE if one else _ITEMS)
@@ -768,9 +770,26 @@ class Evaluator:
         if not self.analysis.symbolic_shapes:
             return None
         typ = self.lookup(expr)
-        if typ is None or not _has_base(typ, _SIZE_CLASSES):
+        if typ is None or not _has_base(typ, _SIZE_CLASSES) or (
+                isinstance(expr, MemberExpr) and self._module_state(expr.expr)):
             return None
         return self.analysis.shape_flow(_spelled(expr), _ITEMS)
+
+    def _module_state(self, expr: Expression) -> bool:
+        """True for ``self.weight`` (``self.a.b``...) in a method of a ``torch.nn.Module``
+        subclass: a parameter or buffer, whose sizes are static under make_fx, export and
+        torch.compile's defaults (tests/runtime/test_sink_rules_runtime.py)."""
+        facts = self.facts
+        if facts is None or not isinstance(expr, MemberExpr):
+            return False
+        function = facts.function
+        if not _is_method(function) or function.is_static or not function.arguments \
+                or not any(base.fullname in _MODULE_CLASSES for base in function.info.mro):
+            return False
+        root: Expression = expr
+        while isinstance(root, MemberExpr):
+            root = root.expr
+        return isinstance(root, NameExpr) and root.name == function.arguments[0].variable.name
 
 
 # -- types ------------------------------------------------------------------------------

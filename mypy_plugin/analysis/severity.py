@@ -8,6 +8,7 @@ symbolic or only names the value; ``errors.code_of`` turns that into the code.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from mypy.nodes import ComparisonExpr, Expression
@@ -67,6 +68,22 @@ def outcome_of(
         return _table.outcome(operation, found.kind, "number", format_spec=format_spec)
 
 
+def most_serious_outcome(operation: str, found: Dynamic, python_types: tuple[str, ...], *,
+                         format_spec: bool = False) -> str:
+    """The most serious outcome of ``operation`` on ``found`` over ``python_types``, those
+    its kind has classes for (torch has no symbolic complex)."""
+    outcomes: set[str] = set()
+    for python_type in python_types:
+        try:
+            outcomes.add(_table.outcome(operation, found.kind, python_type,
+                                        format_spec=format_spec))
+        except ValueError:
+            continue
+    if not outcomes:
+        return outcome_of(operation, found, "number", format_spec=format_spec)
+    return next(each for each in _table.SEVERITY if each in outcomes)
+
+
 def reported_outcome(
     api: CheckerPluginInterface,
     expr: Expression,
@@ -111,16 +128,28 @@ _MAYBE_DYNAMIC = frozenset({"flow", "shape"})
 _SPECIALIZED_SIZES = frozenset({0, 1})
 
 
-def guards_only_a_range(expr: Expression | None, found: Dynamic) -> bool:
+def guards_only_a_range(expr: Expression | None, found: Dynamic,
+                        static: Callable[[Expression], bool] | None = None) -> bool:
     """True if testing ``expr`` for truth leaves the maybe-dynamic torch number ``found``
-    symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value)."""
-    if found.kind not in GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC:
+    symbolic: ``expr`` is a comparison of it that pins no value (see pins_a_value).
+
+    Never for a number read from tensor data (``t.item()``): it has no traced value to
+    order by, so make_fx and export raise GuardOnDataDependentSymNode and
+    torch.compile(fullgraph=True) a UserError (tests/runtime/test_sink_rules_runtime.py).
+    """
+    if found.kind not in GUARDING_KINDS or found.reason.source not in _MAYBE_DYNAMIC \
+            or found.reason.data:
         return False
-    return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason))
+    return not (isinstance(expr, ComparisonExpr) and pins_a_value(expr, found.reason, static))
 
 
-def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
-    """True if ``comparison`` tests equality with a number literal.
+def pins_a_value(comparison: ComparisonExpr, reason: Reason,
+                 static: Callable[[Expression], bool] | None = None) -> bool:
+    """True if ``comparison`` tests equality with a number literal, or (with ``static``,
+    which says whether an operand is a static number) with a static value that is no
+    literal: ``x.shape[1] == self.weight.shape[0]``, ``h == self.config.size``.  torch
+    2.13 pins the size there as for a literal; equality of two maybe-dynamic values is a
+    relation, which pins none (tests/runtime/test_sink_rules_runtime.py).
 
     For a maybe-dynamic torch number only such a condition is worth a report: an
     order comparison installs a range guard and leaves the value symbolic, while
@@ -135,9 +164,12 @@ def pins_a_value(comparison: ComparisonExpr, reason: Reason) -> bool:
                                      comparison.operands[1:]):
         if operator not in ("==", "!="):
             continue
-        for operand in (left, right):
+        for operand, other in ((left, right), (right, left)):
             value = real_value(operand)
             if value is None:
+                if static is not None and real_value(other) is None and static(operand) \
+                        and not static(other):
+                    return True
                 continue
             sizes = reason.source == "shape" or reason.sizes
             if sizes and (value in _SPECIALIZED_SIZES or value < 0) or math.isinf(value):

@@ -88,13 +88,12 @@ COMPILING_TESTS: Final = frozenset({
 #: Builtins that use tensor sizes as Python values, under ``symbolic_shapes``, in
 #: traced code.  torch 2.13, ``make_fx(tracing_mode="symbolic")``:
 #: ``x.new_zeros(len(x))`` installs ``Eq(s0, 3)`` (``len()`` must return an int, so the
-#: first size is specialized); ``min(x.shape[0], x.shape[1])`` installs ``s1 >= s0``
-#: (a guard on which is smaller; ``torch.sym_min``/``sym_max`` keep it symbolic).
-#: Name -> what the report says the call does.
+#: first size is specialized).  Builtin ``min``/``max`` over sizes are not here: export
+#: (strict=False) and torch.compile keep them symbolic (no guard, no recompile), and
+#: make_fx guards only their order (``s1 < s0``), which pins no value
+#: (tests/runtime/test_sink_rules_runtime.py).  Name -> what the report says the call does.
 SIZE_SINK_FUNCTIONS: Final = {
     "builtins.len": "len() of a tensor (its first size, as an int)",
-    "builtins.min": "builtin min() (use torch.sym_min)",
-    "builtins.max": "builtin max() (use torch.sym_max)",
 }
 
 #: How many calls deep a summary follows callees (the user's call is not counted).

@@ -19,6 +19,8 @@ from an entry point (:mod:`..analysis.entry_points`) or named by
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Mapping
 
 from mypy.nodes import (
@@ -150,7 +152,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                 continue
             errors.call_reaches_sink(api, actual, _callee_shown(target),
                                      _argument_shown(actual, name), found.name, code,
-                                     _path_data(path), reason=found.reason)
+                                     _path_data(path, modules), reason=found.reason)
             break
 
 
@@ -232,19 +234,34 @@ def _literal_index(index: Expression) -> str | None:
     return None
 
 
-def _path_data(path: SinkPath) -> tuple[str, ...]:
+def _path_data(path: SinkPath, modules: Mapping[str, MypyFile] | None) -> tuple[str, ...]:
     """The report's extra data: sink, function, where, via, effect, then each step."""
     last = path.steps[-1]
-    where = f"{_short_path(last.file)}:{last.line}"
+    module = module_of(path.function, modules) if modules else None
+    where = f"{_short_path(last.file, module)}:{last.line}"
     steps = tuple(f"{step.file}:{step.line}: {step.note}" for step in path.steps)
     return (path.sink, path.function, where, " -> ".join(path.via),
             SINK_KINDS[path.kind].effect, *steps)
 
 
-def _short_path(path: str) -> str:
-    """``torch/nn/modules/normalization.py`` for a file of an installed package."""
+def _short_path(path: str, module: str | None = None) -> str:
+    """The sink's file as shown, the same on every machine: ``torch/nn/modules/normalization.py``
+    for a file of an installed package, a path relative to the current directory for
+    one inside it, else the path from the root of ``module`` (``pkg/sub/mod.py``)."""
     normalized = path.replace("\\", "/")
     for marker in ("/site-packages/", "/dist-packages/"):
         if marker in normalized:
             return normalized.split(marker, 1)[1]
-    return normalized
+    if not os.path.isabs(path):
+        return normalized
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        relative = os.pardir
+    if not relative.startswith(os.pardir):
+        return relative.replace("\\", "/")
+    if module is None:
+        return normalized
+    parts = normalized.split("/")
+    depth = module.count(".") + 1 + (parts[-1] == "__init__.py")
+    return "/".join(parts[-depth:])

@@ -8,9 +8,13 @@ report the comparison if it stands at one of those spans.
 
 from __future__ import annotations
 
-from mypy.nodes import Context, Expression, MypyFile, Statement
-from mypy.plugin import MethodContext
+from collections.abc import Callable
 
+from mypy.nodes import AssertStmt, CallExpr, Context, Expression, MypyFile, Statement
+from mypy.plugin import CheckerPluginInterface, MethodContext
+from mypy.types import Instance, LiteralType, get_proper_type
+
+from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.context import current_module
 from ..config import ProxyTypesConfig
@@ -18,16 +22,20 @@ from ..analysis.dynamic import (
     Asked,
     DynamicClasses,
     dynamic_in_expression,
+    expression_type,
     is_requirement,
     reads_of_value,
     repeats_a_guard,
 )
-from ..analysis.kinds import GUARDING_KINDS
+from ..analysis.kinds import GUARDING_KINDS, TORCH, Dynamic
 from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
 from ..analysis.truth import also_truth_tested, truth_tested_by
 from ..analysis.walk import StatementLines, everywhere, walk
 from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
-from ..hooks import METHOD, Env, Hook
+from ..analysis.cross_call import call_site_env, in_traced_code
+from ..analysis.flow import _TENSOR_BASES, _has_base
+from ..findings import Reason
+from ..hooks import METHOD, Env, Hook, Shared
 
 Span = tuple[int, int, int, int]
 
@@ -109,7 +117,7 @@ def check_comparison(
             follow_flows=flows_may_be_reported(ctx.api, TRUTH_TEST_OPERATION, dynamic)))
     if found is None:
         return
-    if guards_only_a_range(comparison, found):
+    if guards_only_a_range(comparison, found, _static_number(ctx.api, dynamic)):
         return
     # A comparison's result stands for a bool, whatever the operands are.
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
@@ -134,8 +142,41 @@ def check_comparison(
                                      reason=found.reason)
 
 
-#: Every class's rich comparisons (``__lt__``...).
-HOOKS = (Hook(METHOD, matches=is_comparison_method),)
+def _static_number(api: CheckerPluginInterface, dynamic: DynamicClasses
+                   ) -> Callable[[Expression], bool]:
+    """Whether an operand is a static ``int`` or ``float`` by its type, and no source
+    makes it maybe dynamic (a config value, a parameter's shape, ``len()`` of a list)."""
+    def static(operand: Expression) -> bool:
+        typ = get_proper_type(expression_type(api, operand, checked=True))
+        if isinstance(typ, LiteralType):
+            typ = typ.fallback
+        if not isinstance(typ, Instance) or typ.type.fullname not in _STATIC_NUMBERS:
+            return False
+        if isinstance(operand, CallExpr) and any(
+                dynamic_in_expression(api, argument, dynamic) is not None
+                for argument in operand.args):
+            return False  # `int(scale) == scale`: the conversion is where it is pinned
+        return dynamic_in_expression(api, operand, dynamic, Asked(types=[typ])) is None
+    return static
+
+
+_STATIC_NUMBERS = frozenset({"builtins.int", "builtins.float"})
+
+
+#: Tensor methods whose result code tests for truth (``if (x > 0).any():``).
+#: mypy names a method by the receiver's class (``Tensor``), not the defining one.
+_TENSOR_TRUTH_METHODS = {f"{cls}.{name}": f"Tensor.{name}()"
+                         for cls in ("torch._tensor.Tensor", "torch._C.TensorBase")
+                         for name in ("any", "all")}
+
+
+def _symbolic_shapes(shared: Shared) -> bool:
+    return shared.config.symbolic_shapes
+
+
+#: Every class's rich comparisons (``__lt__``...), and tensor reductions to a bool.
+HOOKS = (Hook(METHOD, matches=is_comparison_method),
+         Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes))
 
 
 def _contexts(env: Env) -> BooleanContexts:
@@ -143,4 +184,36 @@ def _contexts(env: Env) -> BooleanContexts:
 
 
 def check(ctx: MethodContext, env: Env) -> None:
+    if env.config.symbolic_shapes and (env.fullname in _TENSOR_TRUTH_METHODS or any(
+            _has_base(typ, _TENSOR_BASES)
+            for typ in (ctx.type, *(arg for args in ctx.arg_types for arg in args)))):
+        check_tensor_condition(ctx, env)
+        return
     check_comparison(ctx, env.config, env.dynamic, env.state(_contexts))
+
+
+def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
+    """Report tensor data tested for truth in traced code: ``bool()`` of a tensor reads
+    its value, an unbacked symbol there (tests/runtime/test_sink_rules_runtime.py)."""
+    tree = current_module(ctx.api)
+    if tree is None or not env.state(_contexts).is_tested(tree, ctx.context):
+        return
+    sites = env.state(call_site_env)
+    if not in_traced_code(ctx, sites):
+        return
+    found = Dynamic("SymBool", TORCH, Reason("shape"))
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.shown_code(ctx.api, outcome) is not None:
+        errors.tensor_condition(ctx.api, ctx.context,
+                                _TENSOR_TRUTH_METHODS.get(env.fullname, "a tensor comparison"),
+                                outcome, in_assert=_tested_by_an_assert(ctx))
+
+
+def _tested_by_an_assert(ctx: MethodContext) -> bool:
+    """True if ``ctx.context`` is the whole test of an ``assert`` of the innermost function:
+    torch.compile turns that into ``torch._assert``, but branches on ``a and b``."""
+    chain = compat.enclosing_functions(ctx.api)
+    if not chain:
+        return False
+    return any(isinstance(node, AssertStmt) and node.expr is ctx.context
+               for node in walk(chain[-1].body, everywhere))

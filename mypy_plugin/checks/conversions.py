@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mypy.nodes import ComparisonExpr, Context, Expression, SliceExpr, StrExpr
+from mypy.nodes import ComparisonExpr, Context, Expression, OpExpr, SliceExpr, StrExpr, UnaryExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import CallableType
 
@@ -24,7 +24,12 @@ from ..constants import (
 from ..number_table import table as _table
 from ..analysis.classes import python_type_of_value
 from ..analysis.kinds import GUARDING_KINDS
-from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
+from ..analysis.severity import (
+    flows_may_be_reported,
+    guards_only_a_range,
+    most_serious_outcome,
+    outcome_of,
+)
 from ..hooks import FUNCTION_SIGNATURE, METHOD_SIGNATURE, Env, Hook
 
 #: Conversions that do not presume a number: ``bool(x)`` of an unannotated ``x``.
@@ -61,9 +66,16 @@ def check_conversion(
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition
-            python_type = python_type_of_value(
-                expression_type(ctx.api, _converted_part(ctx, actual, dynamic)), dynamic)
-            outcome = outcome_of(table_operation, found, python_type, format_spec=format_spec)
+            converted = _converted_part(ctx, actual, dynamic)
+            python_type = python_type_of_value(expression_type(ctx.api, converted), dynamic)
+            if python_type == "number" and _is_arithmetic(converted):
+                # `math.ceil(n / k)` with `k: Any`: a sum or quotient is no bool, so the
+                # bool column (SymBool has no __ceil__) does not apply
+                outcome = most_serious_outcome(table_operation, found, _ARITHMETIC_RESULTS,
+                                               format_spec=format_spec)
+            else:
+                outcome = outcome_of(table_operation, found, python_type,
+                                     format_spec=format_spec)
             if errors.shown_code(ctx.api, outcome) is None:
                 continue  # before the walk below, which only holds back reports
             if found.kind in GUARDING_KINDS and isinstance(ctx.context, Expression) \
@@ -73,6 +85,16 @@ def check_conversion(
             errors.implicit_conversion(ctx.api, context, operation, found.name,
                                        outcome=outcome, reason=found.reason)
     return signature
+
+
+#: What arithmetic on numbers gives: never a bool (``True + True`` is 2).
+_ARITHMETIC_RESULTS = ("int", "float", "complex")
+_ARITHMETIC_OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**", "@"})
+
+
+def _is_arithmetic(expr: Expression) -> bool:
+    return (isinstance(expr, OpExpr) and expr.op in _ARITHMETIC_OPERATORS) or (
+        isinstance(expr, UnaryExpr) and expr.op in ("-", "+"))
 
 
 def _has_format_spec(ctx: FunctionSigContext | MethodSigContext) -> bool:

@@ -1,5 +1,6 @@
-"""Builtins that use tensor sizes as Python values in traced code: ``len(t)``,
-``min(a, b)``/``max(a, b)`` over sizes (``analysis.sources_sinks.SIZE_SINK_FUNCTIONS``).
+"""Builtins that use tensor sizes as Python values in traced code: ``len(t)``
+(``analysis.sources_sinks.SIZE_SINK_FUNCTIONS``; builtin ``min``/``max`` over sizes
+are not sinks, see there).
 
 Only tensor sizes (a ``shape`` reason) under ``symbolic_shapes``, and only in code
 a compiler runs (entry points and ``traced_functions``, as for the call-site
@@ -14,9 +15,8 @@ from mypy.plugin import FunctionContext
 from .. import errors
 from ..analysis.classes import isinstance_functions
 from ..analysis.cross_call import call_site_env, in_traced_code
-from ..analysis.dynamic import Asked, dynamic_in_expression, expression_type
+from ..analysis.dynamic import expression_type
 from ..analysis.flow import _TENSOR_BASES, _has_base
-from ..analysis.kinds import Dynamic
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import SIZE_SINK_FUNCTIONS
 from ..hooks import FUNCTION, Env, Hook, Shared
@@ -37,7 +37,7 @@ HOOKS = (Hook(FUNCTION, names=_size_sinks, when=_symbolic_shapes),)
 
 
 def check(ctx: FunctionContext, env: Env) -> None:
-    """Report ``len()`` of a tensor, or ``min``/``max`` over a maybe-dynamic size."""
+    """Report ``len()`` of a tensor."""
     fullname = env.fullname
     sites = env.state(call_site_env)
     call = ctx.context
@@ -45,22 +45,11 @@ def check(ctx: FunctionContext, env: Env) -> None:
     if not isinstance(call, CallExpr) or flow is None or not flow.symbolic_shapes:
         return
     actuals = [actual for group in ctx.args for actual in group]
-    if fullname == "builtins.len":
-        if len(actuals) != 1 or not _has_base(expression_type(ctx.api, actuals[0], checked=True),
-                                              _TENSOR_BASES):
-            return
-        found: Dynamic | None = flow.shape_flow(f"{_shown(actuals[0])}.shape",
-                                                frozenset({0})).dynamic
-    else:
-        found = None
-        # min(sizes): the items of one iterable argument count (``check`` asks for them)
-        items_of = call if len(actuals) == 1 else None
-        for actual in actuals:
-            found = found or dynamic_in_expression(ctx.api, actual, sites.dynamic,
-                                                   Asked(checked=True, check=items_of))
-        if found is not None and found.reason.source != "shape":
-            return  # tensor sizes only: a traced function's int parameters are often static
-    if found is None or not in_traced_code(ctx, sites):
+    if len(actuals) != 1 or not _has_base(expression_type(ctx.api, actuals[0], checked=True),
+                                          _TENSOR_BASES):
+        return
+    found = flow.shape_flow(f"{_shown(actuals[0])}.shape", frozenset({0})).dynamic
+    if not in_traced_code(ctx, sites):
         return
     outcome = value_read_outcome(found)
     if errors.code_of(outcome) is not None:

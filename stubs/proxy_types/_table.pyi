@@ -19,6 +19,7 @@ DYNAMIC_NUMBER_TYPES: tuple[DynamicNumberType, ...]
 DYNAMIC_KINDS: dict[str, str]
 OUTCOMES: dict[str, str]
 FINDING_CODES: dict[str, str | None]
+SEVERITY: tuple[str, ...]
 TORCH_PYTHON_TYPES: tuple[str, ...]
 
 class Conversion(NamedTuple):

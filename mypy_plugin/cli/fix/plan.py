@@ -73,6 +73,8 @@ LEFT_FOR_A_HUMAN = {
                                 "number, or change the callee to accept dynamic numbers",
     findings.INTERNAL_ERROR: "a check of the plugin failed here: rerun with "
                              "PROXY_TYPES_DEBUG=1 and report the traceback",
+    findings.TENSOR_CONDITION: "tensor data as a condition: rewrite it with torch.where or "
+                               "torch.cond, or decide it outside the traced code",
     findings.FLOW_TOO_LARGE: "a function too large to follow: split it, or leave it out of "
                              "traced_functions",
 }

@@ -113,7 +113,8 @@ def flow(n: int, m: int, xs: list[int], shape: Sequence[int]) -> None:
 
 def conditions(n: int, f: float, xs: list[int], padding: int | str) -> bool:
     # A maybe-SymInt is reported where a condition pins it to one value (== or != a
-    # literal); an order comparison installs a range guard and leaves it symbolic.
+    # literal or another static value, such as the length of a list); an order
+    # comparison installs a range guard and leaves it symbolic.
     if n == 3:  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt" installs a guard that specializes the program on the traced value; use proxy_types.check(...) to record it, or to_static() explicitly (reason: parameter "n"
         pass
     while f != 1.0:  # E: [proxy-specialize] dynamic number "SymFloat"
@@ -125,7 +126,7 @@ def conditions(n: int, f: float, xs: list[int], padding: int | str) -> bool:
         pass
     if 0 < n:
         pass
-    if n == len(xs):
+    if n == len(xs):  # E: [proxy-specialize] Condition on a comparison of dynamic number "SymInt"
         pass
     if len(xs) == 2:
         pass
