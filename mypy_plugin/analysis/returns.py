@@ -31,7 +31,7 @@ from mypy.nodes import Decorator, FuncDef, MypyFile, TypeInfo
 from mypy.types import CallableType, Type
 
 from .sources_sinks import DATA_DEPENDENT_METHODS, MAX_CALL_DEPTH
-from .summaries import Summaries, Target, _dotted, _shown, _Summarizer
+from .summaries import Summaries, Target, _dotted, _is_super_call, _shown, _Summarizer
 
 #: Depth marker: every depth (a value of unknown shape: ``t.tolist()``).  A parameter's
 #: depths may be negative: ``return sizes[0]`` returns the parameter's items at depth 0.
@@ -288,7 +288,9 @@ class _ReturnWalker(_Summarizer):
 
     def _through_callee(self, call: ast.Call) -> Value:
         """The value a resolved function returns, its parameters replaced by our arguments."""
-        if _dotted(call.func) is None:
+        func = call.func
+        if _dotted(func) is None and not (isinstance(func, ast.Attribute)
+                                          and _is_super_call(func.value)):
             return {}
         target = self._callee(call.func)
         if target is None:
