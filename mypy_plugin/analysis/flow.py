@@ -309,8 +309,7 @@ class FlowAnalysis:
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}
         self.schemas = Schemas()
         #: What callees return (:mod:`.returns`); their source files are parsed once.
-        self.returns = Returns(Summaries(), lambda typ: _has_base(typ, _TENSOR_BASES),
-                               lambda typ: _number_depths(typ) is not None)
+        self.returns = new_returns()
 
     @property
     def traces_functions(self) -> bool:
@@ -857,6 +856,12 @@ class Evaluator:
 
 
 # -- types ------------------------------------------------------------------------------
+
+
+def new_returns() -> Returns:
+    """Return-value summaries (with their own call-site summaries and parses)."""
+    return Returns(Summaries(), lambda typ: _has_base(typ, _TENSOR_BASES),
+                   lambda typ: _number_depths(typ) is not None)
 
 
 def _number_depths(typ: Type | None, depth: int = 0) -> tuple[frozenset[int], str] | None:

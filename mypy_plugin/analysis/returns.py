@@ -105,6 +105,7 @@ class Returns:
                  holds_numbers: Callable[[Type], bool]) -> None:
         #: Parses and finds functions (shared with the call-site summaries).
         self.summaries = summaries
+        summaries.returns = self
         self._is_tensor = is_tensor
         self._holds_numbers = holds_numbers
         self._known: dict[tuple[str, str], tuple[object, Value]] = {}

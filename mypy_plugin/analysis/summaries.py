@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from mypy.nodes import Decorator, FakeInfo, FuncDef, MypyFile, SymbolNode, TypeInfo
 
@@ -38,6 +38,9 @@ from .sources_sinks import (
     TRUTH,
     VALUE_PRESERVING_CALLS,
 )
+
+if TYPE_CHECKING:
+    from .returns import Returns
 
 
 class Step(NamedTuple):
@@ -156,6 +159,9 @@ class Summaries:
     """Summaries worked out in this process, kept per function and source file state."""
 
     def __init__(self) -> None:
+        #: What callees return, when known (set by :class:`.returns.Returns`): a value
+        #: passed through ``w = scaled(width)`` keeps reaching sinks.
+        self.returns: Returns | None = None
         self._trees: dict[str, tuple[object, ast.Module | None]] = {}
         self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
         self._in_progress: set[tuple[str, str]] = set()
@@ -361,10 +367,35 @@ class _Summarizer:
             return self._carries(expr.operand, tainted)
         if isinstance(expr, ast.IfExp):
             return self._carries(expr.body, tainted) or self._carries(expr.orelse, tainted)
-        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
-            return self._resolve(expr.func) in VALUE_PRESERVING_CALLS \
-                and self._carries(expr.args[0], tainted)
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords \
+                and self._resolve(expr.func) in VALUE_PRESERVING_CALLS:
+            return self._carries(expr.args[0], tainted)
+        if isinstance(expr, ast.Call):
+            return self._returns_argument(expr, tainted)
         return False
+
+    def _returns_argument(self, call: ast.Call, tainted: set[str]) -> bool:
+        """True if the call's callee returns a tainted argument (``scaled(width)``)."""
+        returns = self.summaries.returns
+        if returns is None or not any(self._carries(argument, tainted) for argument in (
+                *call.args, *(keyword.value for keyword in call.keywords))):
+            return False
+        func = call.func
+        target = self._callee(func) if _dotted(func) is not None or (
+            isinstance(func, ast.Attribute) and _is_super_call(func.value)) else None
+        if target is None:
+            return False
+        returned = {origin.name for origin, depths in
+                    returns.returned(target, self.modules, self.depth + 1).items()
+                    if origin.kind == "parameter" and 0 in depths}
+        if not returned:
+            return False
+        names = _SignatureNames.of(self.summaries, target, self.modules).names
+        passed = [(names[index] if index < len(names) else None, argument)
+                  for index, argument in enumerate(call.args)]
+        passed += [(keyword.arg, keyword.value) for keyword in call.keywords]
+        return any(name in returned and self._carries(argument, tainted)
+                   for name, argument in passed)
 
     def _handled(self) -> set[str]:
         """Names the function checks against a dynamic class: it handles dynamic numbers."""

@@ -58,6 +58,11 @@ def norm_of_returned_rows(x: Any) -> Any:
     return torch.nn.LayerNorm(rows(x))(x.T).T
 
 
+def norm_of_passed_back_size(x: Any) -> Any:
+    torch.nn.LayerNorm(scaled(x.shape[1]))  # the helper's result, built in traced code
+    return x
+
+
 def norm_of_pinned_rows(x: Any) -> Any:  # the control: the helper made a plain int
     return torch.nn.LayerNorm(pinned(x))(x.T).T
 
@@ -115,11 +120,13 @@ def test_int_of_a_returned_size_is_a_specialization_export_rejects() -> None:
         _export(zeros_of_returned_width)
 
 
-def test_layer_norm_of_a_returned_size_fails_under_make_fx_and_export() -> None:
+@pytest.mark.parametrize("function", [norm_of_returned_rows, norm_of_passed_back_size])
+def test_layer_norm_of_a_returned_size_fails_under_make_fx_and_export(
+        function: Callable[[Any], Any]) -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(norm_of_returned_rows, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        _export(norm_of_returned_rows)
+        _export(function)
 
 
 def test_a_helper_that_converts_returns_a_plain_int() -> None:

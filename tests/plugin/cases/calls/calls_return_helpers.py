@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from torch import nn
 
 
 def rows(x: torch.Tensor) -> int:
@@ -51,3 +52,15 @@ def as_tensor(x: torch.Tensor) -> torch.Tensor:
 class Shapes:
     def height(self, x: torch.Tensor) -> int:
         return x.shape[-2]
+
+
+def eight(n: int) -> int:
+    return 8
+
+
+def norm_of_scaled(width: int) -> nn.LayerNorm:
+    return nn.LayerNorm(scaled(width))
+
+
+def norm_of_eight(width: int) -> nn.LayerNorm:
+    return nn.LayerNorm(eight(width))

@@ -13,6 +13,8 @@ from calls_return_helpers import (
     count,
     first,
     last_two,
+    norm_of_eight,
+    norm_of_scaled,
     pinned,
     rows,
     rows_via_helper,
@@ -30,7 +32,7 @@ class Model(nn.Module):
 
     def forward(self, x: torch.Tensor, items: list[torch.Tensor]) -> torch.Tensor:
         n = rows(x)
-        int(n)  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: "rows(x)" returns a tensor size: "x.shape" in calls_return_helpers.rows (calls_return_helpers.py:9)
+        int(n)  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: "rows(x)" returns a tensor size: "x.shape" in calls_return_helpers.rows (calls_return_helpers.py:10)
         isinstance(n, int)  # E: [proxy-isinstance] isinstance() against static number classes (int) misclassifies dynamic number "SymInt"
         nn.LayerNorm(n)  # E: [proxy-isinstance] LayerNorm(): argument "n" reaches isinstance(normalized_shape, numbers.Integral)
         height, width = last_two(x)
@@ -46,6 +48,8 @@ class Model(nn.Module):
         int(pinned(x))
         int(first([3, 4]))
         as_tensor(x)
+        norm_of_scaled(x.shape[-1])  # E: [proxy-isinstance] norm_of_scaled(): argument "x.shape[-1]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via width -> normalized_shape
+        norm_of_eight(x.shape[-1])  # the helper returns no argument
         return x
 
 
