@@ -7,7 +7,14 @@ import functools
 import torch
 from torch import nn
 
-from calls_forwarding_helpers import Base, WideNorm, build_after, build_named, build_norm
+from calls_forwarding_helpers import (
+    Base,
+    WideNorm,
+    build_after,
+    build_named,
+    build_norm,
+    untyped_norm,
+)
 
 
 class Model(Base):
@@ -30,6 +37,8 @@ class Model(Base):
         norm(x.shape[-1])  # E: [proxy-isinstance] LayerNorm(): argument "x.shape[-1]" reaches isinstance(normalized_shape, numbers.Integral)
         norm(8)
         functools.partial(build_norm, x.shape[-1])  # E: [proxy-isinstance] build_norm(): argument "x.shape[-1]" reaches
+        untyped_norm(x.shape[-1])  # E: [proxy-isinstance] untyped_norm(): argument "x.shape[-1]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via width -> normalized_shape
+        untyped_norm(8)
         # not reported: mypy calls no plugin hook for a call through super() (Known gaps)
         super().project(x, x.shape[-1])
         return x
