@@ -536,3 +536,27 @@ def node_attributes(cls: type) -> list[str]:
         slots = klass.__dict__.get("__slots__", ())
         names += [slots] if isinstance(slots, str) else list(slots)
     return names
+
+
+#: Names mypy's own plugin hooks that the plugin hooks too: ``functools.partial``
+#: (its constructor, a function hook, and ``__call__``, a method hook).
+PARTIAL_NAMES = ("functools.partial", "functools.partial.__call__")
+
+
+def mypy_own_hook(fullname: str) -> Callable[[Any], Any] | None:
+    """mypy's own checker hook for ``fullname``, or None.
+
+    A plugin's hook hides those of the plugins after it, mypy's own last: the
+    plugin's hook for such a name answers what mypy's would.  mypy 1.11 added
+    the ``functools.partial`` hooks; without them (or under another layout) the
+    plugin hooks none of these names.
+    """
+    if fullname not in PARTIAL_NAMES:
+        return None
+    try:
+        from mypy.plugins import functools as mypy_functools
+    except ImportError:  # pragma: no cover - every supported mypy has the module
+        return None
+    name = "partial_new_callback" if fullname == PARTIAL_NAMES[0] else "partial_call_callback"
+    found = getattr(mypy_functools, name, None)
+    return found if callable(found) else None

@@ -68,9 +68,18 @@ class Reason:
     #: A ``shape`` read from tensor data (``t.item()``): no hint to guard on, so an order
     #: comparison fails when traced as an equality does.  Not shown either.
     data: bool = field(default=False, compare=False)
+    #: How the value got to the report, ``file:line: note`` each, before the report's
+    #: own line (a size returned by a callee); SARIF shows them as ``codeFlows``.
+    steps: tuple[str, ...] = field(default=(), compare=False)
 
-    def as_dict(self) -> dict[str, str]:
-        return {"source": self.source, "detail": self.detail}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", tuple(self.steps))  # read back from JSON: a list
+
+    def as_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"source": self.source, "detail": self.detail}
+        if self.steps:
+            data["steps"] = list(self.steps)
+        return data
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,8 @@ class ProxyTypesPlugin(Plugin):
         if not parts:
             return None
         if kind in CHECKER_KINDS:
-            return self._checker_hook(parts, DEFAULTS[kind])
+            # mypy's own hook where it has one (functools.partial): the plugin's hides it
+            return self._checker_hook(parts, compat.mypy_own_hook(fullname) or DEFAULTS[kind])
         return self.runner.analysis_hook(parts, DEFAULTS[kind])
 
     def _checker_hook(self, parts: list[Part], default: Callable[[Any], Any]

@@ -14,7 +14,7 @@ from mypy.plugin import FunctionContext, MethodContext
 from .. import _mypy_compat as compat
 from .dynamic import DynamicClasses
 from .entry_points import EntryPoints
-from .flow import FlowAnalysis
+from .flow import FlowAnalysis, new_returns
 from .summaries import Summaries, module_of
 
 if TYPE_CHECKING:
@@ -33,7 +33,10 @@ class CallSiteEnv(NamedTuple):
 def call_site_env(env: Env) -> CallSiteEnv:
     """Built once, as ``env.state(call_site_env)``: both checks share its memos."""
     dynamic = env.dynamic
-    return CallSiteEnv(dynamic, dynamic.flow, Summaries(),
+    flow = dynamic.flow
+    # one set of summaries and parses with the flows' return values, which they use
+    returns = flow.returns if flow is not None else new_returns()
+    return CallSiteEnv(dynamic, flow, returns.summaries,
                        EntryPoints(env.config.traced_entry_points))
 
 

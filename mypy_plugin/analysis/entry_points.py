@@ -29,6 +29,8 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
+    Statement,
+    SuperExpr,
     TypeInfo,
 )
 
@@ -85,7 +87,15 @@ class _Calls:
                 function = _function_of(passed.node)
                 if function is not None:
                     self.traced.append(function)
-        if isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) \
+        if isinstance(callee, SuperExpr) and callee.info is not None:
+            # super().m(...): the next class of the MRO that defines m
+            for base in callee.info.mro[1:]:
+                if callee.name in base.names:
+                    function = _function_of(base.names[callee.name].node)
+                    if function is not None:
+                        self.called.append(function)
+                    break
+        elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) \
                 and callee.expr.name == "self" and self.method_of is not None:
             function = _function_of(self.method_of.get_method(callee.name))
             if function is not None:

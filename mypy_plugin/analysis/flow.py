@@ -21,6 +21,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Union
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     AssignmentExpr,
@@ -81,8 +83,11 @@ from .literals import is_number_literal
 from .walk import walk as walk_tree
 from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
 from .reaching import Assigned, Augmented, Binding, Definition, FunctionWalk, Param
+from .returns import EVERY as RETURNED_EVERY_DEPTH
+from .returns import Origin, Returns, positional_names
 from .schemas import Schemas
 from .sources_sinks import DATA_DEPENDENT_METHODS
+from .summaries import Summaries, Target, target_of
 
 if TYPE_CHECKING:
     from ..config import ProxyTypesConfig
@@ -209,6 +214,8 @@ class FunctionFacts:
         self.function = chain[-1]
         self._tree = tree
         self._build_modules = modules
+        #: The build's modules (None while the semantic analyzer asks).
+        self.build_modules = modules
         self._cacheable = cacheable
         self.signature = self.function.type
         self.traced = analysis.is_traced(chain, tree, complete=cacheable)
@@ -302,6 +309,8 @@ class FlowAnalysis:
         self._facts: dict[str, tuple[MypyFile, dict[FuncDef, FunctionFacts]]] = {}
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, list[str]]]] = {}
         self.schemas = Schemas()
+        #: What callees return (:mod:`.returns`); their source files are parsed once.
+        self.returns = new_returns()
 
     @property
     def traces_functions(self) -> bool:
@@ -426,6 +435,26 @@ class FlowAnalysis:
         reason = Reason("shape", f'"{spelled}" is read from tensor data, a data-dependent '
                                  "number under dynamic shapes (symbolic_shapes)", data=True)
         return Flow(Dynamic("SymInt | SymFloat", TORCH, reason), depths, "number")
+
+    def returned_flow(self, call: str, origin: Origin, depths: frozenset[int]) -> Flow | None:
+        """The value a call returns that a tensor size or data read in the callee makes."""
+        kept = frozenset(EVERY_DEPTH if depth == RETURNED_EVERY_DEPTH else depth
+                         for depth in depths if depth >= 0)
+        if not kept:
+            return None
+        where = f"{_short_path(origin.file)}:{origin.line}"
+        what = "a tensor size" if origin.kind == "size" else \
+            "a number read from tensor data (data-dependent)"
+        reason = Reason("shape", f'"{call}" returns {what}: "{origin.name}" in '
+                                 f"{origin.function} ({where}), symbolic under dynamic "
+                                 "shapes (symbolic_shapes)",
+                        steps=(f"{origin.file}:{origin.line}: {origin.name} returned by "
+                               f"{origin.function}",))
+        if origin.kind == "size":
+            return Flow(Dynamic("SymInt", TORCH, reason), _EVERY if EVERY_DEPTH in kept
+                        else kept, "int")
+        return Flow(Dynamic("SymInt | SymFloat", TORCH, reason), _EVERY if EVERY_DEPTH in kept
+                    else kept, "number")
 
     def shape_flow(self, spelled: str, depths: frozenset[int]) -> Flow:
         reason = Reason("shape", f'"{spelled}" is a tensor size, symbolic under dynamic '
@@ -716,6 +745,59 @@ class Evaluator:
         return base.deeper(1)
 
     def _call(self, expr: CallExpr) -> Flow | None:
+        found = self._known_call(expr)
+        if found is None:
+            found = self._returned(expr)
+        return found
+
+    def _returned(self, expr: CallExpr) -> Flow | None:
+        """What a function with Python source returns (:mod:`.returns`): a size it
+        reads, or the flow of the argument it passes back."""
+        modules = self.facts.build_modules if self.facts is not None else None
+        target = self._call_target(expr.callee, modules) if modules else None
+        if target is None or modules is None:
+            return None
+        returns = self.analysis.returns
+        value = returns.returned(target, modules)
+        if not value:
+            return None
+        found: Flow | None = None
+        arguments: dict[str, Expression] | None = None
+        for origin, depths in sorted(value.items()):  # the same reason under any hash seed
+            if origin.kind != "parameter":
+                if self.analysis.symbolic_shapes:
+                    found = union(found, self.analysis.returned_flow(_spelled(expr), origin,
+                                                                     depths))
+                continue
+            if arguments is None:
+                arguments = _arguments_by_name(
+                    expr, positional_names(returns.summaries, target, modules))
+            argument = arguments.get(origin.name)
+            passed = self.flow(argument) if argument is not None else None
+            if passed is None:
+                continue
+            for depth in sorted(depths):
+                found = union(found, passed._replace(depths=_EVERY)
+                              if depth == RETURNED_EVERY_DEPTH else passed.deeper(-depth))
+        return found
+
+    def _call_target(self, callee: Expression,
+                     modules: Mapping[str, MypyFile]) -> Target | None:
+        """The function with Python source a call runs: a function, or a method found
+        through the receiver's type (constructors return no number)."""
+        if not isinstance(callee, RefExpr) or callee.fullname.startswith("builtins."):
+            return None
+        node = callee.node
+        if isinstance(node, (FuncDef, Decorator)):
+            return target_of(node, modules)
+        if isinstance(callee, MemberExpr) and node is None:
+            receiver = get_proper_type(self.lookup(callee.expr))
+            if isinstance(receiver, Instance):
+                method = receiver.type.get_method(callee.name)
+                return target_of(method, modules) if method is not None else None
+        return None
+
+    def _known_call(self, expr: CallExpr) -> Flow | None:
         callee = expr.callee
         if isinstance(callee, MemberExpr) and self.analysis.symbolic_shapes:
             found = self._size_call(expr, callee)
@@ -793,6 +875,12 @@ class Evaluator:
 
 
 # -- types ------------------------------------------------------------------------------
+
+
+def new_returns() -> Returns:
+    """Return-value summaries (with their own call-site summaries and parses)."""
+    return Returns(Summaries(), lambda typ: _has_base(typ, _TENSOR_BASES),
+                   lambda typ: _number_depths(typ) is not None)
 
 
 def _number_depths(typ: Type | None, depth: int = 0) -> tuple[frozenset[int], str] | None:
@@ -962,6 +1050,31 @@ def _function_label(function: FuncDef) -> str:
     if _is_method(function):
         return f"{function.info.name}.{function.name}"
     return function.name
+
+
+def _arguments_by_name(call: CallExpr, positional: list[str]) -> dict[str, Expression]:
+    """The call's arguments by the callee's parameter names (up to a ``*args``)."""
+    found: dict[str, Expression] = {}
+    index = 0
+    for argument, kind, name in zip(call.args, call.arg_kinds, call.arg_names):
+        if kind == ARG_POS:
+            if index < len(positional):
+                found[positional[index]] = argument
+            index += 1
+        elif kind == ARG_NAMED and name is not None:
+            found[name] = argument
+        else:
+            index = len(positional)  # *args: which parameter gets what is not known
+    return found
+
+
+def _short_path(path: str) -> str:
+    """``torch/nn/functional.py`` for a file of an installed package."""
+    normalized = path.replace("\\", "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in normalized:
+            return normalized.split(marker, 1)[1]
+    return normalized
 
 
 def _spelled(expr: Expression) -> str:

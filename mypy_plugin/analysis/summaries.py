@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from mypy.nodes import Decorator, FakeInfo, FuncDef, MypyFile, SymbolNode, TypeInfo
 
@@ -38,6 +38,9 @@ from .sources_sinks import (
     TRUTH,
     VALUE_PRESERVING_CALLS,
 )
+
+if TYPE_CHECKING:
+    from .returns import Returns
 
 
 class Step(NamedTuple):
@@ -156,6 +159,9 @@ class Summaries:
     """Summaries worked out in this process, kept per function and source file state."""
 
     def __init__(self) -> None:
+        #: What callees return, when known (set by :class:`.returns.Returns`): a value
+        #: passed through ``w = scaled(width)`` keeps reaching sinks.
+        self.returns: Returns | None = None
         self._trees: dict[str, tuple[object, ast.Module | None]] = {}
         self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
         self._in_progress: set[tuple[str, str]] = set()
@@ -247,6 +253,12 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _statements(statement.body)
 
 
+def _is_super_call(expr: ast.expr) -> bool:
+    """``super()`` (no arguments) or ``super(Cls, self)``."""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) \
+        and expr.func.id == "super"
+
+
 def _is_overload(statement: ast.stmt) -> bool:
     decorators = getattr(statement, "decorator_list", [])
     return any((_dotted(decorator) or [""])[-1] == "overload" for decorator in decorators)
@@ -280,7 +292,58 @@ class _Summarizer:
             path = self._first_sink(tainted, parameter)
             if path is not None:
                 found[parameter] = path
+        for key, path in self._forwarded():
+            found.setdefault(key, path)
         return found
+
+    def _forwarded(self) -> Iterator[tuple[str, SinkPath]]:
+        """Sinks reached through ``*args``/``**kwargs`` passed on as they are:
+        ``f(a, *args)`` gives ``args`` item ``k`` to ``f``'s positional parameter
+        ``k + 1`` (key ``*args[k]``), ``f(**kwargs)`` gives item ``name`` to its
+        parameter ``name`` (key ``**kwargs[name]``)."""
+        arguments = self.function.node.args
+        star = arguments.vararg.arg if arguments.vararg is not None else None
+        double_star = arguments.kwarg.arg if arguments.kwarg is not None else None
+        if star is None and double_star is None:
+            return
+        for node in self.nodes:
+            if not isinstance(node, ast.Call):
+                continue
+            at = next((index for index, argument in enumerate(node.args)
+                       if isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name)
+                       and argument.value.id == star), None)
+            spread = any(keyword.arg is None and isinstance(keyword.value, ast.Name)
+                         and keyword.value.id == double_star for keyword in node.keywords)
+            if at is None and not spread:
+                continue
+            target = self._callee(node.func)
+            summary = self.summaries.summary(target, self.modules, self.depth + 1) \
+                if target is not None else {}
+            if target is None or not summary:
+                continue
+            names = _SignatureNames.of(self.summaries, target, self.modules).names
+            given = set(names[:at if at is not None else len(node.args)])
+            given |= {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+            for index, name in enumerate(names):
+                inner = summary.get(name)
+                if inner is None:
+                    continue
+                if at is not None and index >= at:
+                    key, shown = f"*{star}[{index - at}]", f"*{star}"
+                elif spread and name not in given:
+                    key, shown = f"**{double_star}[{name}]", f"**{double_star}"
+                else:
+                    continue
+                step = Step(self.target.path, node.lineno,
+                            f"{shown} passed on to {name} of {target.fullname}")
+                yield key, inner._replace(via=(shown, *inner.via), steps=(step, *inner.steps))
+            if spread:  # keyword-only parameters
+                for name, inner in summary.items():
+                    if name not in names and name not in given and not name.startswith("*"):
+                        step = Step(self.target.path, node.lineno,
+                                    f"**{double_star} passed on to {name} of {target.fullname}")
+                        yield f"**{double_star}[{name}]", inner._replace(
+                            via=(f"**{double_star}", *inner.via), steps=(step, *inner.steps))
 
     # -- the value inside the function ------------------------------------------------
 
@@ -310,10 +373,35 @@ class _Summarizer:
             return self._carries(expr.operand, tainted)
         if isinstance(expr, ast.IfExp):
             return self._carries(expr.body, tainted) or self._carries(expr.orelse, tainted)
-        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
-            return self._resolve(expr.func) in VALUE_PRESERVING_CALLS \
-                and self._carries(expr.args[0], tainted)
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords \
+                and self._resolve(expr.func) in VALUE_PRESERVING_CALLS:
+            return self._carries(expr.args[0], tainted)
+        if isinstance(expr, ast.Call):
+            return self._returns_argument(expr, tainted)
         return False
+
+    def _returns_argument(self, call: ast.Call, tainted: set[str]) -> bool:
+        """True if the call's callee returns a tainted argument (``scaled(width)``)."""
+        returns = self.summaries.returns
+        if returns is None or not any(self._carries(argument, tainted) for argument in (
+                *call.args, *(keyword.value for keyword in call.keywords))):
+            return False
+        func = call.func
+        target = self._callee(func) if _dotted(func) is not None or (
+            isinstance(func, ast.Attribute) and _is_super_call(func.value)) else None
+        if target is None:
+            return False
+        returned = {origin.name for origin, depths in
+                    returns.returned(target, self.modules, self.depth + 1).items()
+                    if origin.kind == "parameter" and 0 in depths}
+        if not returned:
+            return False
+        names = _SignatureNames.of(self.summaries, target, self.modules).names
+        passed = [(names[index] if index < len(names) else None, argument)
+                  for index, argument in enumerate(call.args)]
+        passed += [(keyword.arg, keyword.value) for keyword in call.keywords]
+        return any(name in returned and self._carries(argument, tainted)
+                   for name, argument in passed)
 
     def _handled(self) -> set[str]:
         """Names the function checks against a dynamic class: it handles dynamic numbers."""
@@ -436,18 +524,32 @@ class _Summarizer:
         return node.fullname if node is not None else None
 
     def _callee(self, func: ast.expr) -> Target | None:
-        """The function a call in the body reaches: a name, ``module.name``, ``self.m``."""
+        """The function a call in the body reaches: a name, ``module.name``, ``self.m``,
+        ``super().m`` (the next class of the MRO that defines ``m``)."""
         cls = self.function.cls
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-                and func.value.id == "self" and cls is not None:
-            tree = self.modules.get(self.target.module)
-            symbol = tree.names.get(cls.split(".")[0]) if tree is not None else None
-            info = symbol.node if symbol is not None else None
-            if not isinstance(info, TypeInfo):
+        if isinstance(func, ast.Attribute) and cls is not None and (
+                isinstance(func.value, ast.Name) and func.value.id == "self"
+                or _is_super_call(func.value)):
+            info = self._class_info(cls)
+            if info is None:
                 return None
-            method = info.get_method(func.attr)
-            return target_of(method, self.modules) if method is not None else None
+            if isinstance(func.value, ast.Name):
+                method = info.get_method(func.attr)
+                return target_of(method, self.modules) if method is not None else None
+            for base in info.mro[1:]:
+                if func.attr in base.names:
+                    return target_of(base.names[func.attr].node, self.modules)
+            return None
         return target_of(self._node(func), self.modules)
+
+    def _class_info(self, cls: str) -> TypeInfo | None:
+        """mypy's class ``cls`` (a dotted name inside the module) of the summarized method."""
+        node: object = self.modules.get(self.target.module)
+        for part in cls.split("."):
+            names = node.names if isinstance(node, (MypyFile, TypeInfo)) else None
+            symbol = names.get(part) if names is not None else None
+            node = symbol.node if symbol is not None else None
+        return node if isinstance(node, TypeInfo) else None
 
 
 class _SignatureNames:

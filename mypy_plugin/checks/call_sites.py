@@ -23,7 +23,15 @@ import os
 
 from collections.abc import Mapping
 
+from typing import Optional
+
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    ArgKind,
     CallExpr,
     Decorator,
     Expression,
@@ -33,11 +41,12 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
+    RefExpr,
     TypeInfo,
     UnaryExpr,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import CallableType
+from mypy.types import CallableType, Instance, get_proper_type
 
 from .. import _mypy_compat as compat
 from .. import errors
@@ -47,6 +56,7 @@ from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
+from ..analysis.returns import function_node, positional_names
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
 from ..config import is_installed_library
@@ -85,8 +95,11 @@ def _targets(env: Env) -> dict[str, Target | None]:
 
 def _calls_python_source(env: Env) -> bool:
     """True for a call of a function with Python source (builtins and stubs have none),
-    unless the settings name it as a helper the plugin checks as such."""
+    unless the settings name it as a helper the plugin checks as such; and for
+    ``functools.partial`` and its calls, where mypy knows the function."""
     fullname = env.fullname
+    if fullname in compat.PARTIAL_NAMES:
+        return compat.mypy_own_hook(fullname) is not None
     modules = env.shared.build_modules()
     if not in_python_source(fullname, modules) or fullname in env.config.concretizing_functions \
             or fullname in isinstance_functions(env.config):
@@ -106,11 +119,23 @@ HOOKS = (
 )
 
 
+#: A parameter's name and what the call passes to it: the arguments, their kinds
+#: and the names they are passed by (as ``FunctionContext`` groups them).
+_Group = tuple[Optional[str], list[Expression], list[ArgKind], list[Optional[str]]]
+
+
 def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     """Report each maybe-dynamic argument whose parameter reaches a sink in the callee."""
-    target = env.state(_targets).get(env.fullname)
     api = ctx.api
-    if target is None or not isinstance(ctx.context, CallExpr):
+    if not isinstance(ctx.context, CallExpr):
+        return
+    groups: list[_Group]
+    if env.fullname in compat.PARTIAL_NAMES:
+        target, groups = _through_partial(ctx, ctx.context, env)
+    else:
+        target = env.state(_targets).get(env.fullname)
+        groups = list(zip(ctx.callee_arg_names, ctx.args, ctx.arg_kinds, ctx.arg_names))
+    if target is None:
         return
     sites = env.state(call_site_env)
     if not sites.dynamic.flows_anywhere and not any(
@@ -128,16 +153,22 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
-    for name, actuals in zip(ctx.callee_arg_names, ctx.args):
-        path = summary.get(name) if name is not None else None
-        if path is None or name is None:
+    for name, actuals, kinds, keywords in groups:
+        if name is None:
             continue
-        if any(_reported_where_it_is(function, parameter, modules, sites.dynamic, env,
-                                     path.kind == ISINSTANCE)
-               for function, parameter in ((target.fullname, name),
-                                           (path.function, path.parameter))):
-            continue  # the callee or the sink's function reports it itself
-        for actual in actuals:
+        for position, actual in enumerate(actuals):
+            path = summary.get(name)
+            forwarded = path is None
+            if forwarded and kinds[position] == ARG_POS:
+                path = summary.get(f"*{name}[{position}]")  # passed on by f(*args)
+            elif forwarded and kinds[position] == ARG_NAMED:
+                path = summary.get(f"**{name}[{keywords[position]}]")
+            if path is None or any(
+                    _reported_where_it_is(function, parameter, modules, sites.dynamic, env,
+                                          path.kind == ISINSTANCE)
+                    for function, parameter in ((target.fullname, name),
+                                                (path.function, path.parameter))):
+                continue  # no sink, or the callee or the sink's function reports it itself
             found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
                 continue
@@ -153,7 +184,61 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             errors.call_reaches_sink(api, actual, _callee_shown(target),
                                      _argument_shown(actual, name), found.name, code,
                                      _path_data(path, modules), reason=found.reason)
-            break
+            if not forwarded:
+                break  # one report per parameter
+
+
+def _through_partial(ctx: FunctionContext | MethodContext, call: CallExpr,
+                     env: Env) -> tuple[Target | None, list[_Group]]:
+    """The function ``functools.partial(f, ...)`` binds, or the one a partial object
+    called runs (as mypy's own partial plugin recorded it), and the arguments of this
+    call by that function's parameter names."""
+    modules = compat.checker_modules(ctx.api)
+    arguments = list(zip(call.args, call.arg_kinds, call.arg_names))
+    if env.fullname == compat.PARTIAL_NAMES[0]:
+        if not arguments or not isinstance(call.args[0], RefExpr):
+            return None, []
+        target = target_of(call.args[0].node, modules)
+        if target is None:
+            return None, []
+        names = positional_names(env.state(call_site_env).summaries, target, modules)
+        definition = function_node(target, modules)
+        kinds, every_name = (definition.arg_kinds, definition.arg_names) \
+            if definition is not None else ([], [])
+        arguments = arguments[1:]
+    else:
+        receiver = get_proper_type(ctx.type) if isinstance(ctx, MethodContext) else None
+        attributes = receiver.extra_attrs if isinstance(receiver, Instance) else None
+        bound = get_proper_type(attributes.attrs.get("__mypy_partial")) \
+            if attributes is not None else None
+        if not isinstance(bound, CallableType) or bound.definition is None:
+            return None, []
+        target = target_of(bound.definition, modules)
+        names = [name or "" for name, kind in zip(bound.arg_names, bound.arg_kinds)
+                 if kind in (ARG_POS, ARG_OPT)]
+        kinds, every_name = bound.arg_kinds, bound.arg_names
+    star = next((name for name, kind in zip(every_name, kinds) if kind == ARG_STAR), None)
+    double_star = next((name for name, kind in zip(every_name, kinds) if kind == ARG_STAR2),
+                       None)
+    groups: list[_Group] = []
+    extra: _Group = (star, [], [], [])  # positional arguments past the named parameters
+    extra_named: _Group = (double_star, [], [], [])  # keywords no parameter is named by
+    position = 0
+    for argument, kind, keyword in arguments:
+        group: _Group
+        if kind == ARG_POS:
+            group = (names[position], [], [], []) if position < len(names) else extra
+            position += 1
+        elif kind == ARG_NAMED:
+            group = (keyword, [], [], []) if keyword in every_name else extra_named
+        else:
+            break  # *args, **kwargs: which parameter gets what is not known
+        group[1].append(argument)
+        group[2].append(kind)
+        group[3].append(keyword)
+        if group is not extra and group is not extra_named:
+            groups.append(group)
+    return target, groups + [extra, extra_named]
 
 
 def _reported_where_it_is(fullname: str, parameter: str,

@@ -174,21 +174,37 @@ _STEP = re.compile(r"^(?P<file>.+):(?P<line>\d+): (?P<note>.*)$")
 
 
 def _code_flows(log: SarifLog, finding: Finding) -> list[dict[str, object]]:
-    """SARIF ``codeFlows`` of a cross-call finding: the call, then each step to the sink
-    (the report's ``extra`` after its first five parts, ``file:line: note`` each)."""
+    """SARIF ``codeFlows`` of a cross-call finding: where a returned value came from
+    (its reason's steps), the call, then each step to the sink (the report's
+    ``extra`` after its first five parts); ``file:line: note`` each."""
     report = finding.report
-    if report is None or report.kind != CALL_REACHES_SINK or len(report.extra) <= 5:
+    if report is None:
         return []
-    steps: list[tuple[str, int, int | None, str]] = [(finding.file, finding.line, finding.column, f"{report.subject} passed to "
-              f"{report.operation}")]
-    for step in report.extra[5:]:
-        match = _STEP.match(step)
-        if match is not None:
-            steps.append((match["file"], int(match["line"]), None, match["note"]))
+    steps: list[tuple[str, int, int | None, str]] = []
+    if report.reason is not None and report.reason.steps:
+        # a value that came from elsewhere (a callee's return): its steps, then the report
+        steps += _parsed_steps(report.reason.steps)
+    if report.kind == CALL_REACHES_SINK and len(report.extra) > 5:
+        steps.append((finding.file, finding.line, finding.column,
+                      f"{report.subject} passed to {report.operation}"))
+        steps += _parsed_steps(report.extra[5:])
+    elif steps:
+        steps.append((finding.file, finding.line, finding.column, report.operation))
+    else:
+        return []
     locations = [{"location": {**log.location(file, line, column, None, None),
                                "message": {"text": note}}}
                  for file, line, column, note in steps]
     return [{"threadFlows": [{"locations": locations}]}]
+
+
+def _parsed_steps(steps: tuple[str, ...]) -> list[tuple[str, int, int | None, str]]:
+    parsed: list[tuple[str, int, int | None, str]] = []
+    for step in steps:
+        match = _STEP.match(step)
+        if match is not None:
+            parsed.append((match["file"], int(match["line"]), None, match["note"]))
+    return parsed
 
 
 def render_sarif(result: CheckResult) -> str:
