@@ -242,6 +242,8 @@ def preset_problems(preset: Preset, config_file: Path, paths: Sequence[str]) -> 
             continue
         problem = problem_of(entry, finder)
         if problem is not None:
+            from ..errors import render  # on a problem only, as above
+
             lines.append(f"preset {preset.name}: {render(problem)}")
     for package, named in missing.items():
         listed = ", ".join(f"{entry.setting} {entry.name}" for entry in named)
