@@ -118,3 +118,13 @@ def test_bad_example_runs_and_shows_its_bug(path: Path, cli_env: dict[str, str])
     assert result.returncode == 0, result.stderr
     symptoms = ("refused:", "failed:", "<runtime input>")
     assert any(symptom in result.stdout for symptom in symptoms), result.stdout
+
+
+def test_the_readme_command_is_the_one_tested() -> None:
+    """examples/README.md's command is the ``check .`` from examples/ that ``report``
+    runs (with PYTHONPATH at the checkout, as run_cli's environment has it)."""
+    text = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n(.*?)```", text[text.index("## Checking them"):], re.DOTALL)
+    assert block is not None
+    assert block.group(1).splitlines() == ["$ cd examples",
+                                           "$ PYTHONPATH=.. python -m mypy_plugin check ."]
