@@ -85,6 +85,7 @@ from .decided import DecidedWalk, requirement_comparisons, scripting_only_lines
 from .reaching import Assigned, Augmented, Binding, Definition, FunctionWalk, Param
 from .returns import EVERY as RETURNED_EVERY_DEPTH
 from .returns import Origin, Returns, positional_names
+from .shown_paths import location_path, shown_path
 from .schemas import Schemas
 from .sources_sinks import DATA_DEPENDENT_METHODS
 from .summaries import Summaries, Target, target_of
@@ -442,13 +443,13 @@ class FlowAnalysis:
                          for depth in depths if depth >= 0)
         if not kept:
             return None
-        where = f"{_short_path(origin.file)}:{origin.line}"
+        where = f"{shown_path(origin.file)}:{origin.line}"
         what = "a tensor size" if origin.kind == "size" else \
             "a number read from tensor data (data-dependent)"
         reason = Reason("shape", f'"{call}" returns {what}: "{origin.name}" in '
                                  f"{origin.function} ({where}), symbolic under dynamic "
                                  "shapes (symbolic_shapes)",
-                        steps=(f"{origin.file}:{origin.line}: {origin.name} returned by "
+                        steps=(f"{location_path(origin.file)}:{origin.line}: {origin.name} returned by "
                                f"{origin.function}",))
         if origin.kind == "size":
             return Flow(Dynamic("SymInt", TORCH, reason), _EVERY if EVERY_DEPTH in kept
@@ -1066,15 +1067,6 @@ def _arguments_by_name(call: CallExpr, positional: list[str]) -> dict[str, Expre
         else:
             index = len(positional)  # *args: which parameter gets what is not known
     return found
-
-
-def _short_path(path: str) -> str:
-    """``torch/nn/functional.py`` for a file of an installed package."""
-    normalized = path.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in normalized:
-            return normalized.split(marker, 1)[1]
-    return normalized
 
 
 def _spelled(expr: Expression) -> str:

@@ -19,8 +19,6 @@ from an entry point (:mod:`..analysis.entry_points`) or named by
 
 from __future__ import annotations
 
-import os
-
 from collections.abc import Mapping
 
 from typing import Optional
@@ -55,6 +53,7 @@ from ..analysis.cross_call import call_site_env, in_python_source, in_traced_cod
 from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
 from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import value_read_outcome
+from ..analysis.shown_paths import location_path, shown_path
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.returns import function_node, positional_names
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
@@ -323,30 +322,8 @@ def _path_data(path: SinkPath, modules: Mapping[str, MypyFile] | None) -> tuple[
     """The report's extra data: sink, function, where, via, effect, then each step."""
     last = path.steps[-1]
     module = module_of(path.function, modules) if modules else None
-    where = f"{_short_path(last.file, module)}:{last.line}"
-    steps = tuple(f"{step.file}:{step.line}: {step.note}" for step in path.steps)
+    where = f"{shown_path(last.file, module)}:{last.line}"
+    steps = tuple(f"{location_path(step.file)}:{step.line}: {step.note}"
+                  for step in path.steps)
     return (path.sink, path.function, where, " -> ".join(path.via),
             SINK_KINDS[path.kind].effect, *steps)
-
-
-def _short_path(path: str, module: str | None = None) -> str:
-    """The sink's file as shown, the same on every machine: ``torch/nn/modules/normalization.py``
-    for a file of an installed package, a path relative to the current directory for
-    one inside it, else the path from the root of ``module`` (``pkg/sub/mod.py``)."""
-    normalized = path.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in normalized:
-            return normalized.split(marker, 1)[1]
-    if not os.path.isabs(path):
-        return normalized
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        relative = os.pardir
-    if not relative.startswith(os.pardir):
-        return relative.replace("\\", "/")
-    if module is None:
-        return normalized
-    parts = normalized.split("/")
-    depth = module.count(".") + 1 + (parts[-1] == "__init__.py")
-    return "/".join(parts[-depth:])

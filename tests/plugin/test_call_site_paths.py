@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mypy import api
 
-from mypy_plugin.checks.call_sites import _short_path
+from mypy_plugin.analysis.shown_paths import location_path, shown_path
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -46,23 +46,32 @@ def inside(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_an_installed_file_is_shown_from_site_packages() -> None:
-    shown = _short_path("/opt/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py",
+    shown = shown_path("/opt/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py",
                         "torch.nn.modules.linear")
     assert shown == "torch/nn/modules/linear.py"
 
 
 def test_a_file_in_the_current_directory_is_shown_relative_to_it(inside: Path) -> None:
-    assert _short_path(str(inside / "src" / "pkg" / "mod.py"), "pkg.mod") == "src/pkg/mod.py"
-    assert _short_path("pkg/mod.py", "pkg.mod") == "pkg/mod.py"  # as mypy has it
+    assert shown_path(str(inside / "src" / "pkg" / "mod.py"), "pkg.mod") == "src/pkg/mod.py"
+    assert shown_path("pkg/mod.py", "pkg.mod") == "pkg/mod.py"  # as mypy has it
+    assert shown_path("./model.py") == "model.py"  # `check .` gives mypy ./model.py
+
+
+def test_a_step_is_a_location_relative_inside_and_absolute_outside(inside: Path) -> None:
+    assert location_path("./model.py") == "model.py"
+    assert location_path(str(inside / "src" / "model.py")) == "src/model.py"
+    installed = "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py"
+    assert location_path(installed) == installed  # a tool can open it
+    assert shown_path(installed) == "torch/nn/modules/linear.py"  # a message names it
 
 
 def test_a_file_elsewhere_is_shown_from_its_module_root(inside: Path) -> None:
     elsewhere = inside.parent / "elsewhere-root"
-    assert _short_path(str(elsewhere / "pkg" / "sub" / "mod.py"), "pkg.sub.mod") == \
+    assert shown_path(str(elsewhere / "pkg" / "sub" / "mod.py"), "pkg.sub.mod") == \
         "pkg/sub/mod.py"
-    assert _short_path(str(elsewhere / "pkg" / "__init__.py"), "pkg") == "pkg/__init__.py"
+    assert shown_path(str(elsewhere / "pkg" / "__init__.py"), "pkg") == "pkg/__init__.py"
     # without the module, the path as it is
-    assert _short_path(str(elsewhere / "mod.py")) == str(elsewhere / "mod.py")
+    assert shown_path(str(elsewhere / "mod.py")) == str(elsewhere / "mod.py")
 
 
 def test_the_report_names_a_sink_outside_the_current_directory_by_its_module_path(
