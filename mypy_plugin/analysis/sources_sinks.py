@@ -13,6 +13,11 @@ there, checked with torch 2.13 on CPU (``tests/runtime/test_cross_call_runtime.p
   program is specialized), a proxy of ours raises.
 * ``if p:`` / ``while p:`` on the value itself is a truth test, which guards
   ``p != 0`` the same way.
+* ``cached(p)``, a call of a function under ``functools.lru_cache`` or
+  ``functools.cache`` (``constants.CACHING_DECORATORS``), hashes ``p`` into the cache
+  key: ``TypeError: unhashable type: non-nested SymInt`` under make_fx and export;
+  torch.compile traces through the cache wrapper
+  (``tests/runtime/test_cached_calls_runtime.py``).
 
 The kinds map to the plugin's report codes through ``proxy_types/_table.py`` (the
 ``isinstance`` kind is always ``proxy-isinstance``).
@@ -27,6 +32,7 @@ from ..constants import DEFAULT_DYNAMIC_CLASSES, STATIC_NUMBER_CLASSES
 ISINSTANCE: Final = "isinstance"
 CONVERSION: Final = "conversion"
 TRUTH: Final = "truth"
+HASH: Final = "hash"
 
 
 class SinkKind(NamedTuple):
@@ -43,6 +49,7 @@ SINK_KINDS: Final[dict[str, SinkKind]] = {
     ISINSTANCE: SinkKind(ISINSTANCE, None, "which is False for dynamic number"),
     CONVERSION: SinkKind(CONVERSION, "truth test", "which reads the traced value of dynamic number"),
     TRUTH: SinkKind(TRUTH, "truth test", "which reads the traced value of dynamic number"),
+    HASH: SinkKind(HASH, "__hash__", "a call of a functools cache, which hashes dynamic number"),
 }
 
 #: Calls whose argument is read as a value: the builtin conversions.
