@@ -103,5 +103,23 @@ SIZE_SINK_FUNCTIONS: Final = {
     "builtins.len": "len() of a tensor (its first size, as an int)",
 }
 
+#: Tensor constructors from Python data: each dynamic number in the data (the first
+#: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,
+#: under ``symbolic_shapes``, in traced code.  torch 2.13, ``f(x)`` computing a tensor
+#: from ``x.shape[0]`` (tests/runtime/test_tensor_data_runtime.py):
+#: ``torch.tensor(...)``: make_fx(tracing_mode="symbolic") replaces the size by its
+#: traced value (the graph is wrong for another size); export (strict=False) and
+#: torch.compile keep it symbolic (``aten.scalar_tensor``).  ``torch.as_tensor(...)``:
+#: make_fx the same, export fails ("specialized it to be a constant"), torch.compile
+#: recompiles for each size.  Name (as mypy resolves it) -> what the report says.
+TENSOR_DATA_SINK_FUNCTIONS: Final = {
+    "torch._C._VariableFunctions.tensor":
+        "torch.tensor() of a size (make_fx bakes in its traced value; export and "
+        "torch.compile keep it symbolic)",
+    "torch._C._VariableFunctions.as_tensor":
+        "torch.as_tensor() of a size (make_fx bakes in its traced value, export fails, "
+        "torch.compile recompiles for each value)",
+}
+
 #: How many calls deep a summary follows callees (the user's call is not counted).
 MAX_CALL_DEPTH: Final = 4
