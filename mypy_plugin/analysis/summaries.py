@@ -498,12 +498,6 @@ class _Summarizer:
             if len(node.args) == 1 and self._carries(node.args[0], tainted):
                 return self._here(node, CONVERSION, parameter)
             return None
-        target = self._callee(node.func)
-        if target is not None and self.summaries.is_cached(target, self.modules):
-            if any(self._carries(argument, tainted) for argument in (
-                    *node.args, *(keyword.value for keyword in node.keywords))):
-                return self._here(node, HASH, parameter)
-            return None
         return self._through_call(node, tainted, parameter)
 
     def _through_call(self, call: ast.Call, tainted: set[str],
@@ -513,10 +507,16 @@ class _Summarizer:
             if not isinstance(argument, ast.Starred) and self._carries(argument, tainted)]
         passed += [(-1, keyword.arg) for keyword in call.keywords
                    if keyword.arg is not None and self._carries(keyword.value, tainted)]
-        if not passed:
+        if not passed and not any(isinstance(argument, ast.Starred)
+                                  and self._carries(argument.value, tainted)
+                                  for argument in call.args):
             return None
         target = self._callee(call.func)
         if target is None:
+            return None
+        if self.summaries.is_cached(target, self.modules):  # every argument is hashed
+            return self._here(call, HASH, parameter)
+        if not passed:
             return None
         summary = self.summaries.summary(target, self.modules, self.depth + 1)
         if not summary:
