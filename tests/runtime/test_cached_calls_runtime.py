@@ -8,6 +8,8 @@ the ``hash`` sink of ``analysis/sources_sinks.py``):
   received the size from the traced code;
 * ``torch.compile(dynamic=True, fullgraph=True)`` traces through the cache wrapper
   (with a warning): one frame over two sizes, the right values;
+* a SymFloat argument (``x.shape[0] / 2``) is hashed by guarding on its value:
+  make_fx installs ``Eq(IntTrueDiv(s, 2), 2.5)``, which pins the size;
 * the controls, the same calls with static arguments and an uncached function with
   the size, trace with the size still symbolic.
 """
@@ -41,6 +43,11 @@ def _ramp(n: int) -> Any:
 @functools.lru_cache
 def _bare_ramp(n: int) -> Any:
     return torch.arange(n)
+
+
+@functools.lru_cache(maxsize=16)
+def _scaled(scale: float) -> Any:
+    return torch.arange(4) * scale
 
 
 def _plain_ramp(n: int) -> Any:
@@ -88,7 +95,7 @@ class _Model(_Module):  # type: ignore[misc]
 
 @pytest.fixture(autouse=True)
 def _empty_caches() -> None:
-    for cached in (_grid, _ramp, _bare_ramp, _Positions.table):
+    for cached in (_grid, _ramp, _bare_ramp, _scaled, _Positions.table):
         cached.cache_clear()
 
 
@@ -107,6 +114,20 @@ def test_make_fx_cannot_hash_a_size(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(_CONTROLS))
 def test_make_fx_controls_keep_the_size_symbolic(name: str) -> None:
     assert isinstance(_first_size_after_make_fx(_CONTROLS[name]), torch.SymInt)
+
+
+def test_make_fx_guards_on_a_hashed_symfloat() -> None:
+    graph: Any = make_fx(_traced(lambda x: _scaled(x.shape[0] / 2)),
+                         tracing_mode="symbolic")(torch.ones(5, 3))
+    guards = [str(guard.expr) for guard in graph.shape_env.guards]
+    assert any(guard.startswith("Eq(IntTrueDiv(") and guard.endswith(", 2.5)")
+               for guard in guards), guards
+
+
+def test_make_fx_symfloat_control_without_the_cache() -> None:
+    graph: Any = make_fx(_traced(lambda x: torch.arange(4) * (x.shape[0] / 2)),
+                         tracing_mode="symbolic")(torch.ones(5, 3))
+    assert not any("2.5" in str(guard.expr) for guard in graph.shape_env.guards)
 
 
 def _export(body: Callable[[Any], Any]) -> Any:

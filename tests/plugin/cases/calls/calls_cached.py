@@ -16,6 +16,7 @@ from calls_cached_helpers import (
     plain_ramp,
     posemb_grid,
     ramp,
+    ramp_for,
 )
 
 
@@ -34,6 +35,8 @@ class Model(nn.Module):
         grid_for(image.shape[-2], 32)  # E: [proxy-concretize] grid_for(): argument "image.shape[-2]" reaches posemb_grid(ph, pw) in calls_cached_helpers.grid_for (calls_cached_helpers.py:32) via height, a call of a functools cache, which hashes dynamic number "SymInt"
         grid_twice_removed(image.shape[-1])  # E: [proxy-concretize] grid_twice_removed(): argument "image.shape[-1]" reaches posemb_grid(ph, pw) in calls_cached_helpers.grid_for (calls_cached_helpers.py:32) via height -> height
         self.positions.lookup(image.shape[0])  # E: [proxy-concretize] lookup(): argument "image.shape[0]" reaches self.table(n) in calls_cached_helpers.Positions.lookup
+        ramp_for(f)  # E: [proxy-specialize] ramp_for(): argument "f" reaches scaled_ramp(scale * 2) in calls_cached_helpers.ramp_for (calls_cached_helpers.py:58) via scale, a call of a functools cache, which hashes dynamic number "SymFloat"  # E: [arg-type]
+        ramp_for(0.5)
         grid_for(32, 32)
         grid_of_static(image.shape[0])
         posemb_grid(4, 4)

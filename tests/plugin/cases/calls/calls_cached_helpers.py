@@ -47,3 +47,12 @@ class Positions:
 
     def lookup(self, n: int) -> torch.Tensor:
         return self.table(n)
+
+
+@lru_cache(maxsize=16)
+def scaled_ramp(scale: float) -> torch.Tensor:
+    return torch.arange(8) * scale
+
+
+def ramp_for(scale: float) -> torch.Tensor:
+    return scaled_ramp(scale * 2)
