@@ -79,6 +79,12 @@ HASHING_METHODS: dict[str, str] = {
     for method in methods
 }
 
+#: Calling a function under ``functools.lru_cache``/``functools.cache`` (typeshed types it
+#: ``functools._lru_cache_wrapper[T]``) hashes each argument into the cache key.
+CACHED_CALL_METHOD = "functools._lru_cache_wrapper.__call__"
+#: The decorators that make such a function (bare, or called: ``@lru_cache(maxsize=8)``).
+CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+
 #: mypy checks displays and comprehensions as calls of these made-up functions
 #: (a dict display only when it has a type context or, before mypy 2.0, non-Instance
 #: keys: otherwise mypy infers it without any call).  Each with what its item is.

@@ -1,5 +1,5 @@
 """What the cross-call checks share for a run (``checks/call_sites.py``,
-``checks/size_sinks.py``): the callees' summaries, the entry points of traced
+``checks/size_sinks.py``, cached calls in ``checks/hashing.py``): the callees' summaries, the entry points of traced
 code, and whether a call stands in code a compiler runs.
 """
 
@@ -19,6 +19,10 @@ from .summaries import Summaries, module_of
 
 if TYPE_CHECKING:
     from ..hooks import Env
+
+
+#: Flow sources that make a value dynamic only where a compiler traces the code.
+TRACED_ONLY_SOURCES = frozenset({"flow", "shape"})
 
 
 class CallSiteEnv(NamedTuple):
@@ -56,8 +60,8 @@ def in_traced_code(ctx: FunctionContext | MethodContext, env: CallSiteEnv) -> bo
     tree = compat.checked_tree(ctx.api)
     if not chain or tree is None:
         return False
+    if env.entry_points.untraced_at(chain[-1], ctx.context.line):
+        return False
     if env.flow is not None and env.flow.is_traced(chain, tree):
         return True
-    traced = env.entry_points.traced(tree, modules)
-    return any(function in traced for function in chain) \
-        and not env.entry_points.untraced_at(chain[-1], ctx.context.line)
+    return any(function in env.entry_points.traced(tree, modules) for function in chain)

@@ -13,6 +13,11 @@ there, checked with torch 2.13 on CPU (``tests/runtime/test_cross_call_runtime.p
   program is specialized), a proxy of ours raises.
 * ``if p:`` / ``while p:`` on the value itself is a truth test, which guards
   ``p != 0`` the same way.
+* ``cached(p)``, a call of a function under ``functools.lru_cache`` or
+  ``functools.cache`` (``constants.CACHING_DECORATORS``), hashes ``p`` into the cache
+  key: ``TypeError: unhashable type: non-nested SymInt`` under make_fx and export;
+  torch.compile traces through the cache wrapper
+  (``tests/runtime/test_cached_calls_runtime.py``).
 
 The kinds map to the plugin's report codes through ``proxy_types/_table.py`` (the
 ``isinstance`` kind is always ``proxy-isinstance``).
@@ -27,6 +32,7 @@ from ..constants import DEFAULT_DYNAMIC_CLASSES, STATIC_NUMBER_CLASSES
 ISINSTANCE: Final = "isinstance"
 CONVERSION: Final = "conversion"
 TRUTH: Final = "truth"
+HASH: Final = "hash"
 
 
 class SinkKind(NamedTuple):
@@ -43,6 +49,7 @@ SINK_KINDS: Final[dict[str, SinkKind]] = {
     ISINSTANCE: SinkKind(ISINSTANCE, None, "which is False for dynamic number"),
     CONVERSION: SinkKind(CONVERSION, "truth test", "which reads the traced value of dynamic number"),
     TRUTH: SinkKind(TRUTH, "truth test", "which reads the traced value of dynamic number"),
+    HASH: SinkKind(HASH, "__hash__", "a call of a functools cache, which hashes dynamic number"),
 }
 
 #: Calls whose argument is read as a value: the builtin conversions.
@@ -94,6 +101,24 @@ COMPILING_TESTS: Final = frozenset({
 #: (tests/runtime/test_sink_rules_runtime.py).  Name -> what the report says the call does.
 SIZE_SINK_FUNCTIONS: Final = {
     "builtins.len": "len() of a tensor (its first size, as an int)",
+}
+
+#: Tensor constructors from Python data: each dynamic number in the data (the first
+#: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,
+#: under ``symbolic_shapes``, in traced code.  torch 2.13, ``f(x)`` computing a tensor
+#: from ``x.shape[0]`` (tests/runtime/test_tensor_data_runtime.py):
+#: ``torch.tensor(...)``: make_fx(tracing_mode="symbolic") replaces the size by its
+#: traced value (the graph is wrong for another size); export (strict=False) and
+#: torch.compile keep it symbolic (``aten.scalar_tensor``).  ``torch.as_tensor(...)``:
+#: make_fx the same, export fails ("specialized it to be a constant"), torch.compile
+#: recompiles for each size.  Name (as mypy resolves it) -> what the report says.
+TENSOR_DATA_SINK_FUNCTIONS: Final = {
+    "torch._C._VariableFunctions.tensor":
+        "torch.tensor() of a size (make_fx bakes in its traced value; export and "
+        "torch.compile keep it symbolic)",
+    "torch._C._VariableFunctions.as_tensor":
+        "torch.as_tensor() of a size (make_fx bakes in its traced value, export fails, "
+        "torch.compile recompiles for each value)",
 }
 
 #: How many calls deep a summary follows callees (the user's call is not counted).

@@ -26,11 +26,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from mypy.nodes import Decorator, FakeInfo, FuncDef, MypyFile, SymbolNode, TypeInfo
 
+from ..constants import CACHING_DECORATORS
 from .sources_sinks import (
     CONVERSION,
     CONVERSION_FUNCTIONS,
     HANDLING_CLASSES,
     COMPILING_TESTS,
+    HASH,
     ISINSTANCE,
     MAX_CALL_DEPTH,
     SCRIPTING_TESTS,
@@ -118,6 +120,25 @@ def target_of(node: object, modules: Mapping[str, MypyFile]) -> Target | None:
     if not isinstance(node.info, FakeInfo) and not node.is_static:
         bound = True
     return Target(module, node.fullname[len(module) + 1:], path, bound)
+
+
+def lookup(modules: Mapping[str, MypyFile], module: str,
+           parts: list[str] | None) -> SymbolNode | None:
+    """What the dotted name ``parts`` refers to in ``module``, by mypy's symbol tables."""
+    tree = modules.get(module)
+    if parts is None or tree is None:
+        return None
+    symbol = tree.names.get(parts[0])
+    if symbol is None:
+        builtins = modules.get("builtins")
+        symbol = builtins.names.get(parts[0]) if builtins is not None else None
+    node = symbol.node if symbol is not None else None
+    for part in parts[1:]:
+        if not isinstance(node, (MypyFile, TypeInfo)):
+            return None
+        inner = node.names.get(part)
+        node = inner.node if inner is not None else None
+    return node
 
 
 class _Function(NamedTuple):
@@ -212,6 +233,21 @@ class Summaries:
         if not isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
         return _Function(found, cls)
+
+    def is_cached(self, target: Target, modules: Mapping[str, MypyFile]) -> bool:
+        """True if ``target`` is decorated with ``functools.lru_cache``/``cache``: a call
+        hashes its arguments.  Read from the source (a module loaded from mypy's cache
+        keeps no decorator expressions), names resolved in the target's module."""
+        tree = self._tree(target.path, self._stamp(target, modules))
+        function = self._function(tree, target.qualname) if tree is not None else None
+        if function is None:
+            return False
+        for decorator in function.node.decorator_list:
+            called = decorator.func if isinstance(decorator, ast.Call) else decorator
+            node = lookup(modules, target.module, _dotted(called))
+            if node is not None and node.fullname in CACHING_DECORATORS:
+                return True
+        return False
 
     # -- summaries ---------------------------------------------------------------------
 
@@ -361,7 +397,22 @@ class _Summarizer:
                         if isinstance(target, ast.Name) and target.id not in tainted:
                             tainted.add(target.id)
                             changed = True
+                if isinstance(node, ast.Assign):
+                    for name in self._tuple_unpacked(node, tainted) - tainted:
+                        tainted.add(name)
+                        changed = True
         return tainted
+
+    def _tuple_unpacked(self, node: ast.Assign, tainted: set[str]) -> set[str]:
+        """``a, b = x // 4, y // 4``: the names given a tainted item, item by item."""
+        value = node.value
+        if not isinstance(value, ast.Tuple) or any(isinstance(item, ast.Starred)
+                                                   for item in value.elts):
+            return set()
+        return {target.id for targets in node.targets
+                if isinstance(targets, ast.Tuple) and len(targets.elts) == len(value.elts)
+                for target, item in zip(targets.elts, value.elts)
+                if isinstance(target, ast.Name) and self._carries(item, tainted)}
 
     def _carries(self, expr: ast.expr, tainted: set[str]) -> bool:
         """True if ``expr``'s value is (computed from) a tainted name's value."""
@@ -456,10 +507,16 @@ class _Summarizer:
             if not isinstance(argument, ast.Starred) and self._carries(argument, tainted)]
         passed += [(-1, keyword.arg) for keyword in call.keywords
                    if keyword.arg is not None and self._carries(keyword.value, tainted)]
-        if not passed:
+        if not passed and not any(isinstance(argument, ast.Starred)
+                                  and self._carries(argument.value, tainted)
+                                  for argument in call.args):
             return None
         target = self._callee(call.func)
         if target is None:
+            return None
+        if self.summaries.is_cached(target, self.modules):  # every argument is hashed
+            return self._here(call, HASH, parameter)
+        if not passed:
             return None
         summary = self.summaries.summary(target, self.modules, self.depth + 1)
         if not summary:
@@ -503,21 +560,7 @@ class _Summarizer:
 
     def _node(self, expr: ast.expr) -> SymbolNode | None:
         """What a dotted name in the function's module refers to, by mypy's symbol tables."""
-        parts = _dotted(expr)
-        tree = self.modules.get(self.target.module)
-        if parts is None or tree is None:
-            return None
-        symbol = tree.names.get(parts[0])
-        if symbol is None:
-            builtins = self.modules.get("builtins")
-            symbol = builtins.names.get(parts[0]) if builtins is not None else None
-        node = symbol.node if symbol is not None else None
-        for part in parts[1:]:
-            if not isinstance(node, (MypyFile, TypeInfo)):
-                return None
-            inner = node.names.get(part)
-            node = inner.node if inner is not None else None
-        return node
+        return lookup(self.modules, self.target.module, _dotted(expr))
 
     def _resolve(self, expr: ast.expr) -> str | None:
         node = self._node(expr)

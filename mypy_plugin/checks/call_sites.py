@@ -43,28 +43,31 @@ from mypy.nodes import (
     TypeInfo,
     UnaryExpr,
 )
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import CallableType, Instance, get_proper_type
 
 from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.classes import isinstance_functions
-from ..analysis.cross_call import call_site_env, in_python_source, in_traced_code
+from ..analysis.cross_call import (
+    TRACED_ONLY_SOURCES,
+    call_site_env,
+    in_python_source,
+    in_traced_code,
+)
 from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.kinds import Dynamic
 from ..analysis.legacy import may_hide_legacy_proxy
-from ..analysis.severity import value_read_outcome
+from ..analysis.severity import reported_outcome, value_read_outcome
 from ..analysis.shown_paths import location_path, shown_path
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.returns import function_node, positional_names
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
 from ..codes import PROXY_ISINSTANCE
+from ..constants import HASH_OPERATION
 from ..config import is_installed_library
 from ..gate import Verdict
 from ..hooks import FUNCTION, METHOD, Env, Hook
-
-#: Flow sources that make a value dynamic only where a compiler traces the code.
-_TRACED_ONLY_SOURCES = frozenset({"flow", "shape"})
-
 
 def target_for(fullname: str, modules: Mapping[str, MypyFile] | None) -> Target | None:
     """The function with Python source that a hook's ``fullname`` calls, or None.
@@ -171,13 +174,12 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
                 continue
-            if found.reason.source in _TRACED_ONLY_SOURCES:
+            if found.reason.source in TRACED_ONLY_SOURCES:
                 if traced is None:
                     traced = in_traced_code(ctx, sites)
                 if not traced:
                     continue
-            code = PROXY_ISINSTANCE.code if path.kind == ISINSTANCE \
-                else errors.code_of(value_read_outcome(found))
+            code = _code_at_sink(api, actual, found, path.kind, sites.dynamic)
             if code is None:
                 continue
             errors.call_reaches_sink(api, actual, _callee_shown(target),
@@ -185,6 +187,18 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                                      _path_data(path, modules), reason=found.reason)
             if not forwarded:
                 break  # one report per parameter
+
+
+def _code_at_sink(api: CheckerPluginInterface, actual: Expression, found: Dynamic, kind: str,
+                  dynamic: DynamicClasses) -> str | None:
+    """The report's code: what the sink's operation does to the argument's kind."""
+    if kind == ISINSTANCE:
+        return PROXY_ISINSTANCE.code
+    operation = SINK_KINDS[kind].table_operation
+    if operation == HASH_OPERATION:  # the table knows hashing per number type
+        outcome = reported_outcome(api, actual, found, operation, dynamic, checked=True)
+        return errors.code_of(outcome) if outcome is not None else None
+    return errors.code_of(value_read_outcome(found))
 
 
 def _through_partial(ctx: FunctionContext | MethodContext, call: CallExpr,
