@@ -213,6 +213,19 @@ class Summaries:
             return None
         return _Function(found, cls)
 
+    def parameter_names(self, target: Target, modules: Mapping[str, MypyFile]) -> list[str]:
+        """Every parameter name of ``target``'s definition in mypy's order (``self``,
+        positional-only ones, ``*args``, keyword-only ones, ``**kwargs``); [] unknown."""
+        tree = self._tree(target.path, self._stamp(target, modules))
+        function = self._function(tree, target.qualname) if tree is not None else None
+        if function is None:
+            return []
+        arguments = function.node.args
+        return [argument.arg for argument in (
+            *arguments.posonlyargs, *arguments.args,
+            *([arguments.vararg] if arguments.vararg is not None else []),
+            *arguments.kwonlyargs, *([arguments.kwarg] if arguments.kwarg is not None else []))]
+
     # -- summaries ---------------------------------------------------------------------
 
     def summary(self, target: Target, modules: Mapping[str, MypyFile], depth: int = 0) -> Summary:

@@ -153,7 +153,14 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
-    for name, actuals, kinds, keywords in groups:
+    source_names: list[str] | None = None  # read at the first positional-only parameter
+    for index, (name, actuals, kinds, keywords) in enumerate(groups):
+        if name is None and env.fullname not in compat.PARTIAL_NAMES:
+            # mypy names no positional-only parameter (``def f(value, /)``): the
+            # callee's source does, at the same position.
+            if source_names is None:
+                source_names = positional_names(sites.summaries, target, modules)
+            name = source_names[index] if index < len(source_names) else None
         if name is None:
             continue
         for position, actual in enumerate(actuals):
@@ -275,6 +282,12 @@ def _reported_where_it_is(fullname: str, parameter: str,
     declared: list[str | None] = (
         list(node.arg_names) if arguments is None
         else [argument.variable.name for argument in arguments])
+    if None in declared:  # positional-only, from the cache: the source names them
+        target = target_of(node, modules)
+        source = env.state(call_site_env).summaries.parameter_names(target, modules) \
+            if target is not None else []
+        if len(source) == len(declared):
+            declared = list(source)
     if parameter not in declared or len(declared) != len(node.type.arg_types):
         return False
     formal = node.type.arg_types[declared.index(parameter)]

@@ -1,0 +1,26 @@
+"""Sizes passed to parameters that the call-site check used to miss (issue #27):
+positional-only ones, ``int | Tensor`` ones, and sizes spread by ``*x.shape``.
+Confirmed at run time in tests/runtime/test_cross_call_params_runtime.py."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from calls_params_helpers import declared_dynamic_positional, norm_positional, norm_second_positional
+
+
+class PositionalOnly(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        norm_positional(x.shape[-1])  # E: [proxy-isinstance] norm_positional(): argument "x.shape[-1]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via width -> normalized_shape
+        norm_positional(4)
+        norm_second_positional(1e-5, x.shape[-1])  # E: [proxy-isinstance] norm_second_positional(): argument "x.shape[-1]" reaches isinstance(normalized_shape, numbers.Integral)
+        norm_second_positional(x.shape[-1] * 1e-6, 4)  # eps: no sink there
+        norm_second_positional(1e-5, 4, x.shape[0] > 1)  # E: [proxy-specialize] argument "bias=..." reaches bias in torch.nn.modules.normalization.LayerNorm.__init__
+        norm_second_positional(1e-5, 4, True)
+        declared_dynamic_positional(x.shape[0])  # type: ignore[arg-type]  # reported in the callee
+        return x
+
+
+def built_eagerly(x: torch.Tensor) -> nn.LayerNorm:
+    return norm_positional(x.shape[-1])  # not traced: no report
