@@ -1,11 +1,19 @@
 """What torch 2.13 does with a size passed to the parameters of
-tests/plugin/cases/calls/calls_params.py: a positional-only parameter gets the SymInt
-like any other, so LayerNorm's isinstance check sends it down the wrong branch."""
+tests/plugin/cases/calls/calls_params.py.
+
+* A positional-only parameter gets the SymInt like any other, so LayerNorm's
+  isinstance check sends it down the wrong branch.
+* A parameter declared ``int | Tensor``: a SymInt is neither, so ``isinstance(n,
+  int)`` sends it to the Tensor branch under make_fx and export (strict=False),
+  also after a check against Tensor; torch.compile answers the check itself (True).
+  A Tensor check with no int check after it is the control: the SymInt gets the
+  int branch and works.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union
 
 import pytest
 
@@ -25,6 +33,50 @@ def through_positional_only(x: Any) -> Any:
 
 def positional_only_with_a_literal(x: Any) -> Any:  # the control
     return norm_positional(4)(x)
+
+
+def scaled(size: Union[int, Any]) -> Any:
+    if isinstance(size, int):
+        return size * 2
+    return size.dim()
+
+
+def tensor_then_int(size: Union[int, Any]) -> Any:
+    if isinstance(size, torch.Tensor):
+        return size.dim()
+    elif isinstance(size, int):
+        return size * 2
+    raise TypeError(f"not a size: {type(size).__name__}")
+
+
+def checked_as_either(size: Union[int, Any]) -> Any:
+    if not isinstance(size, (int, torch.Tensor)):
+        raise TypeError(f"not a size: {type(size).__name__}")
+    return size
+
+
+def tensor_first(size: Union[int, Any]) -> Any:
+    if isinstance(size, torch.Tensor):
+        return size.dim()
+    return size * 2
+
+
+def symint_aware(size: Union[int, Any]) -> Any:
+    if isinstance(size, (int, torch.SymInt)):
+        return size * 2
+    return size.dim()
+
+
+INT_FIRST = [(scaled, AttributeError, "'SymInt' object has no attribute 'dim'"),
+             (tensor_then_int, TypeError, "not a size: SymInt"),
+             (checked_as_either, TypeError, "not a size: SymInt")]
+HANDLED = [tensor_first, symint_aware]
+
+
+def sized_by(helper: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def traced(x: Any) -> Any:
+        return x.new_zeros(helper(x.shape[0]))
+    return traced
 
 
 class Wrapping(_Module):  # type: ignore[misc]
@@ -55,3 +107,32 @@ def test_a_literal_passed_positionally_only_traces() -> None:
     graph = make_fx(positional_only_with_a_literal, tracing_mode="symbolic")(torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
     assert export(positional_only_with_a_literal, 0).module()(torch.randn(5, 4)).shape == (5, 4)
+
+
+@pytest.mark.parametrize(("helper", "error", "message"), INT_FIRST)
+def test_a_size_sent_to_the_tensor_branch_fails_under_make_fx_symbolic(
+        helper: Callable[[Any], Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        make_fx(sized_by(helper), tracing_mode="symbolic")(torch.randn(3, 4))
+
+
+@pytest.mark.parametrize(("helper", "error", "message"), INT_FIRST)
+def test_a_size_sent_to_the_tensor_branch_fails_under_export_with_a_dim(
+        helper: Callable[[Any], Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        export(sized_by(helper), 0)
+
+
+@pytest.mark.parametrize("helper", [scaled, tensor_then_int])
+def test_torch_compile_answers_the_int_check_itself(helper: Callable[[Any], Any]) -> None:
+    torch._dynamo.reset()
+    compiled = torch.compile(sized_by(helper), backend="eager", dynamic=True, fullgraph=True)
+    assert compiled(torch.randn(3, 4)).shape == (6,)
+    assert compiled(torch.randn(5, 4)).shape == (10,)
+
+
+@pytest.mark.parametrize("helper", HANDLED)
+def test_a_size_that_reaches_the_int_branch_traces(helper: Callable[[Any], Any]) -> None:
+    graph = make_fx(sized_by(helper), tracing_mode="symbolic")(torch.randn(3, 4))
+    assert any(node.op == "call_function" for node in graph.graph.nodes)
+    assert export(sized_by(helper), 0).module()(torch.randn(5, 4)).shape == (10,)

@@ -7,7 +7,18 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from calls_params_helpers import declared_dynamic_positional, norm_positional, norm_second_positional
+from calls_params_helpers import (
+    checked_as_either,
+    declared_dynamic_positional,
+    norm_positional,
+    norm_second_positional,
+    scaled,
+    scaled_union,
+    symint_aware,
+    symint_declared,
+    tensor_first,
+    tensor_then_int,
+)
 
 
 class PositionalOnly(nn.Module):
@@ -19,6 +30,20 @@ class PositionalOnly(nn.Module):
         norm_second_positional(1e-5, 4, x.shape[0] > 1)  # E: [proxy-specialize] argument "bias=..." reaches bias in torch.nn.modules.normalization.LayerNorm.__init__
         norm_second_positional(1e-5, 4, True)
         declared_dynamic_positional(x.shape[0])  # type: ignore[arg-type]  # reported in the callee
+        return x
+
+
+class IntOrTensor(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        scaled(x.shape[0])  # E: [proxy-isinstance] scaled(): argument "x.shape[0]" reaches isinstance(size, int) in calls_params_helpers.scaled (calls_params_helpers.py:26) via size, which is False for dynamic number "SymInt"
+        scaled_union(x.shape[0])  # E: [proxy-isinstance] scaled_union(): argument "x.shape[0]" reaches isinstance(size, int)
+        checked_as_either(x.shape[0])  # E: [proxy-isinstance] checked_as_either(): argument "x.shape[0]" reaches isinstance(size, (int, Tensor))
+        tensor_then_int(x.shape[0])  # E: [proxy-isinstance] tensor_then_int(): argument "x.shape[0]" reaches isinstance(size, int)
+        scaled(x)
+        scaled(4)
+        tensor_first(x.shape[0])
+        symint_aware(x.shape[0])
+        symint_declared(x.shape[0])  # reported in the callee
         return x
 
 
