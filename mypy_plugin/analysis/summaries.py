@@ -266,6 +266,14 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _statements(statement.body)
 
 
+def _star_item(key: str) -> int | None:
+    """``k`` for a summary key ``*args[k]`` (an item of the positional rest)."""
+    if not key.startswith("*") or key.startswith("**") or not key.endswith("]"):
+        return None
+    index = key[key.find("[") + 1:-1]
+    return int(index) if index.isdigit() else None
+
+
 def _is_super_call(expr: ast.expr) -> bool:
     """``super()`` (no arguments) or ``super(Cls, self)``."""
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) \
@@ -350,6 +358,16 @@ class _Summarizer:
                 step = Step(self.target.path, node.lineno,
                             f"{shown} passed on to {name} of {target.fullname}")
                 yield key, inner._replace(via=(shown, *inner.via), steps=(step, *inner.steps))
+            if at is not None:  # f(*args) into f's own *args: items keep their order
+                for name, inner in summary.items():
+                    item = _star_item(name)
+                    if item is None or item + len(names) - at < 0:
+                        continue
+                    shown = f"*{star}"
+                    step = Step(self.target.path, node.lineno,
+                                f"{shown} passed on to {name} of {target.fullname}")
+                    yield f"{shown}[{item + len(names) - at}]", inner._replace(
+                        via=(shown, *inner.via), steps=(step, *inner.steps))
             if spread:  # keyword-only parameters
                 for name, inner in summary.items():
                     if name not in names and name not in given and not name.startswith("*"):

@@ -42,6 +42,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
+    SliceExpr,
     TypeInfo,
     UnaryExpr,
 )
@@ -52,7 +53,7 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.classes import isinstance_functions
 from ..analysis.cross_call import call_site_env, in_python_source, in_traced_code
-from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression, dynamic_items
 from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
@@ -154,6 +155,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
     source_names: list[str] | None = None  # read at the first positional-only parameter
+    spread: set[int] = set()  # f(*x.shape): one report for every parameter it fills
     for index, (name, actuals, kinds, keywords) in enumerate(groups):
         if name is None and env.fullname not in compat.PARTIAL_NAMES:
             # mypy names no positional-only parameter (``def f(value, /)``): the
@@ -164,19 +166,27 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
         if name is None:
             continue
         for position, actual in enumerate(actuals):
+            kind = kinds[position]
             path = summary.get(name)
             forwarded = path is None
-            if forwarded and kinds[position] == ARG_POS:
+            if forwarded and kind == ARG_POS:
                 path = summary.get(f"*{name}[{position}]")  # passed on by f(*args)
-            elif forwarded and kinds[position] == ARG_NAMED:
+            elif forwarded and kind == ARG_NAMED:
                 path = summary.get(f"**{name}[{keywords[position]}]")
+            elif forwarded and kind == ARG_STAR:
+                # f(*x.shape) into f(*args): which item lands where is not known
+                path = next((found for key, found in summary.items()
+                             if key.startswith(f"*{name}[")), None)
             if path is None or any(
                     _reported_where_it_is(function, parameter, modules, sites.dynamic, env,
                                           path.kind == ISINSTANCE)
                     for function, parameter in ((target.fullname, name),
                                                 (path.function, path.parameter))):
                 continue  # no sink, or the callee or the sink's function reports it itself
-            found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
+            if kind == ARG_STAR and id(actual) in spread:
+                continue
+            found = dynamic_items(api, actual, sites.dynamic) if kind == ARG_STAR \
+                else dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
                 continue
             if found.reason.source in _TRACED_ONLY_SOURCES:
@@ -188,9 +198,12 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                 else errors.code_of(value_read_outcome(found))
             if code is None:
                 continue
-            errors.call_reaches_sink(api, actual, _callee_shown(target),
-                                     _argument_shown(actual, name), found.name, code,
+            shown = f"*{_spelled(actual) or '...'}" if kind == ARG_STAR \
+                else _argument_shown(actual, name)
+            errors.call_reaches_sink(api, actual, _callee_shown(target), shown, found.name, code,
                                      _path_data(path, modules), reason=found.reason)
+            if kind == ARG_STAR:
+                spread.add(id(actual))
             if not forwarded:
                 break  # one report per parameter
 
@@ -318,9 +331,22 @@ def _spelled(expr: Expression) -> str | None:
         return f"{base}.{expr.name}" if base is not None else None
     if isinstance(expr, IndexExpr):
         base = _spelled(expr.base)
-        index = _literal_index(expr.index)
+        index = _literal_index(expr.index) if not isinstance(expr.index, SliceExpr) \
+            else _literal_slice(expr.index)
         return f"{base}[{index}]" if base is not None and index is not None else None
+    if isinstance(expr, CallExpr) and not expr.args and isinstance(expr.callee, MemberExpr):
+        base = _spelled(expr.callee)
+        return f"{base}()" if base is not None else None  # x.size()
     return None
+
+
+def _literal_slice(index: SliceExpr) -> str | None:
+    """``1:``, ``:-1``: a slice by int literals, as written."""
+    if index.stride is not None:
+        return None
+    parts = [_literal_index(part) if part is not None else ""
+             for part in (index.begin_index, index.end_index)]
+    return None if None in parts else f"{parts[0]}:{parts[1]}"
 
 
 def _literal_index(index: Expression) -> str | None:

@@ -8,6 +8,11 @@ tests/plugin/cases/calls/calls_params.py.
   also after a check against Tensor; torch.compile answers the check itself (True).
   A Tensor check with no int check after it is the control: the SymInt gets the
   int branch and works.
+* Sizes spread by ``*x.shape``, ``*x.size()``, ``*x.shape[1:]`` fill the callee's
+  positional parameters and ``*args`` with SymInts: LayerNorm fails as above.  torch's
+  own ``torch.zeros(*x.shape[1:])`` and ``x.view(*x.shape)`` take them (the control).
+  torch.compile(fullgraph=True) stops at LayerNorm's ``nn.Parameter()`` before its
+  check, so only make_fx and export are asked.
 """
 
 from __future__ import annotations
@@ -73,6 +78,27 @@ INT_FIRST = [(scaled, AttributeError, "'SymInt' object has no attribute 'dim'"),
 HANDLED = [tensor_first, symint_aware]
 
 
+def norm_last(height: int, width: int) -> Any:
+    return torch.nn.LayerNorm(width)
+
+
+def norm_of_first(*sizes: Any) -> Any:
+    return torch.nn.LayerNorm(*sizes)
+
+
+def norm_after(eps: float, *sizes: Any) -> Any:
+    return norm_of_first(*sizes)
+
+
+SPREAD = [lambda x: norm_last(*x.shape)(x), lambda x: norm_last(*x.size())(x),
+          lambda x: norm_last(4, *x.shape[1:])(x), lambda x: norm_of_first(*x.shape[-1:])(x),
+          lambda x: norm_after(1e-5, *x.shape[-1:])(x)]
+
+
+def spread_into_torch(x: Any) -> Any:  # the control
+    return torch.zeros(*x.shape[1:]) + x.view(*x.shape) + norm_last(*(4, 4))(x)
+
+
 def sized_by(helper: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def traced(x: Any) -> Any:
         return x.new_zeros(helper(x.shape[0]))
@@ -136,3 +162,26 @@ def test_a_size_that_reaches_the_int_branch_traces(helper: Callable[[Any], Any])
     graph = make_fx(sized_by(helper), tracing_mode="symbolic")(torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
     assert export(sized_by(helper), 0).module()(torch.randn(5, 4)).shape == (10,)
+
+
+@pytest.mark.parametrize("function", SPREAD)
+def test_spread_sizes_fail_under_make_fx_symbolic(function: Callable[[Any], Any]) -> None:
+    with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
+        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+
+
+@pytest.mark.parametrize("function", SPREAD)
+def test_spread_sizes_fail_under_export_with_a_dim(function: Callable[[Any], Any]) -> None:
+    with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
+        export(function, 1)
+
+
+def test_spread_sizes_into_torch_trace() -> None:
+    graph = make_fx(spread_into_torch, tracing_mode="symbolic")(torch.randn(3, 4))
+    assert any(node.op == "call_function" for node in graph.graph.nodes)
+    assert export(spread_into_torch, 0).module()(torch.randn(5, 4)).shape == (5, 4)
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda x: torch.zeros(*x.shape[1:]) + x.view(*x.shape),
+                             backend="eager", dynamic=True, fullgraph=True)
+    assert compiled(torch.randn(3, 4)).shape == (3, 4)
+    assert compiled(torch.randn(5, 6)).shape == (5, 6)

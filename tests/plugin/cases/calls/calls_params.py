@@ -1,5 +1,6 @@
 """Sizes passed to parameters that the call-site check used to miss (issue #27):
-positional-only ones, ``int | Tensor`` ones, and sizes spread by ``*x.shape``.
+positional-only ones, ``int | Tensor`` ones, and sizes spread by ``*x.shape`` (into
+positional parameters and ``*args``; torch's own ``zeros``/``view`` take them).
 Confirmed at run time in tests/runtime/test_cross_call_params_runtime.py."""
 
 from __future__ import annotations
@@ -9,7 +10,11 @@ from torch import nn
 
 from calls_params_helpers import (
     checked_as_either,
+    counts,
     declared_dynamic_positional,
+    norm_after,
+    norm_last,
+    norm_of_first,
     norm_positional,
     norm_second_positional,
     scaled,
@@ -47,5 +52,21 @@ class IntOrTensor(nn.Module):
         return x
 
 
+class Spread(nn.Module):
+    def forward(self, x: torch.Tensor, sizes: list[int]) -> torch.Tensor:
+        norm_last(*x.shape)  # E: [proxy-isinstance] norm_last(): argument "*x.shape" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via width -> normalized_shape
+        norm_last(*x.size())  # E: [proxy-isinstance] norm_last(): argument "*x.size()" reaches
+        norm_last(4, *x.shape[1:])  # E: [proxy-isinstance] norm_last(): argument "*x.shape[1:]" reaches
+        norm_of_first(*x.shape[-1:])  # E: [proxy-isinstance] norm_of_first(): argument "*x.shape[-1:]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via *sizes -> normalized_shape
+        norm_after(1e-5, *x.shape[-1:])  # E: [proxy-isinstance] norm_after(): argument "*x.shape[-1:]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via *sizes -> *sizes -> normalized_shape
+        norm_last(*sizes)
+        norm_last(*(4, 4))
+        counts(*x.shape)
+        torch.zeros(*x.shape[1:])
+        x.view(*x.shape)
+        return x
+
+
 def built_eagerly(x: torch.Tensor) -> nn.LayerNorm:
+    norm_last(*x.shape)  # not traced: no report
     return norm_positional(x.shape[-1])  # not traced: no report

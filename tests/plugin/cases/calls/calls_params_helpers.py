@@ -3,7 +3,7 @@ parameters, parameters declared ``int | Tensor``, and ``*sizes``."""
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import torch
 from torch import Tensor, nn
@@ -67,3 +67,19 @@ def symint_declared(size: int | torch.SymInt) -> int:
     if isinstance(size, int):  # E: [proxy-isinstance] isinstance() against static number classes (int) misclassifies dynamic number "SymInt"
         return size * 2
     return 0
+
+
+def norm_last(height: int, width: int) -> nn.LayerNorm:
+    return nn.LayerNorm(width)
+
+
+def norm_of_first(*sizes: Any) -> nn.LayerNorm:
+    return nn.LayerNorm(*sizes)
+
+
+def norm_after(eps: float, *sizes: int) -> nn.LayerNorm:
+    return norm_of_first(*sizes)
+
+
+def counts(*sizes: int) -> int:
+    return len(sizes)
