@@ -13,6 +13,11 @@ tests/plugin/cases/calls/calls_params.py.
   own ``torch.zeros(*x.shape[1:])`` and ``x.view(*x.shape)`` take them (the control).
   torch.compile(fullgraph=True) stops at LayerNorm's ``nn.Parameter()`` before its
   check, so only make_fx and export are asked.
+* ``len(x)`` of a tensor is no SymInt under any tracer: make_fx and export give a
+  plain int and pin the first size at the call (the plugin reports that call);
+  torch.compile keeps it symbolic (no recompile) but answers ``isinstance(n, int)``
+  True and ``isinstance(n, SymInt)`` False.  So it is not a source of SymInts for
+  callees: what it breaks is the ``len()`` call itself.
 """
 
 from __future__ import annotations
@@ -185,3 +190,41 @@ def test_spread_sizes_into_torch_trace() -> None:
                              backend="eager", dynamic=True, fullgraph=True)
     assert compiled(torch.randn(3, 4)).shape == (3, 4)
     assert compiled(torch.randn(5, 6)).shape == (5, 6)
+
+
+def test_len_of_a_tensor_is_a_pinned_int_under_make_fx_and_export() -> None:
+    seen: list[type] = []
+
+    def rows(x: Any) -> Any:
+        n = len(x)
+        seen.append(type(n))
+        return x.new_zeros(n)
+
+    graph = make_fx(rows, tracing_mode="symbolic")(torch.randn(3, 4))
+    assert seen == [int]
+    placeholder = next(node for node in graph.graph.nodes if node.op == "placeholder")
+    assert str(placeholder.meta["val"].shape[0]) == "3"  # pinned
+    with pytest.raises(Exception, match="Constraints violated"):
+        export(rows, 0)
+    assert seen == [int, int]
+    control = make_fx(lambda x: x.new_zeros(x.shape[0]), tracing_mode="symbolic")(
+        torch.randn(3, 4))
+    first = next(node for node in control.graph.nodes if node.op == "placeholder")
+    assert str(first.meta["val"].shape[0]) != "3"  # x.shape[0] stays symbolic
+
+
+def test_len_of_a_tensor_stays_symbolic_under_torch_compile_as_an_int() -> None:
+    def rows(x: Any) -> Any:
+        n = len(x)
+        if isinstance(n, torch.SymInt) or not isinstance(n, int):
+            raise TypeError("len() gave no int")
+        return x.new_zeros(n)
+
+    torch._dynamo.reset()
+    from torch._dynamo.testing import CompileCounter
+
+    counter = CompileCounter()
+    compiled = torch.compile(rows, backend=counter, dynamic=True, fullgraph=True)
+    assert compiled(torch.randn(3, 4)).shape == (3,)
+    assert compiled(torch.randn(5, 4)).shape == (5,)
+    assert counter.frame_count == 1  # no recompile: the size was not pinned
