@@ -156,6 +156,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     traced: bool | None = None  # worked out at the first flow-sourced argument
     source_names: list[str] | None = None  # read at the first positional-only parameter
     spread: set[int] = set()  # f(*x.shape): one report for every parameter it fills
+    spread_from: dict[int, int] = {}  # f(*x.shape): the first parameter it fills
     for index, (name, actuals, kinds, keywords) in enumerate(groups):
         if name is None and env.fullname not in compat.PARTIAL_NAMES:
             # mypy names no positional-only parameter (``def f(value, /)``): the
@@ -167,6 +168,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             continue
         for position, actual in enumerate(actuals):
             kind = kinds[position]
+            first = spread_from.setdefault(id(actual), index) if kind == ARG_STAR else index
             path = summary.get(name)
             forwarded = path is None
             if forwarded and kind == ARG_POS:
@@ -177,6 +179,13 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                 # f(*x.shape) into f(*args): which item lands where is not known
                 path = next((found for key, found in summary.items()
                              if key.startswith(f"*{name}[")), None)
+            if kind == ARG_STAR and not forwarded:
+                # mypy gives f(*x.shape) every positional parameter from here on; a
+                # slice fills only as many as it has (nn.Linear(*x.shape[-2:]) leaves
+                # bias=True), a whole shape of unknown rank may fill them all
+                length = _spread_length(actual)
+                if length is not None and index - first >= length:
+                    continue
             if path is None or any(
                     _reported_where_it_is(function, parameter, modules, sites.dynamic, env,
                                           path.kind == ISINSTANCE)
@@ -338,6 +347,26 @@ def _spelled(expr: Expression) -> str | None:
         base = _spelled(expr.callee)
         return f"{base}()" if base is not None else None  # x.size()
     return None
+
+
+def _spread_length(expr: Expression) -> int | None:
+    """How many items ``x.shape[-2:]``, ``x.shape[1:3]``, ``x.shape[:2]`` have at most
+    (slices by int literals); None for a whole shape, whose rank is not known."""
+    if not isinstance(expr, IndexExpr) or not isinstance(expr.index, SliceExpr) \
+            or expr.index.stride is not None:
+        return None
+    bounds = [_literal_index(part) if part is not None else None
+              for part in (expr.index.begin_index, expr.index.end_index)]
+    if any(part is None and given is not None for part, given in
+           zip(bounds, (expr.index.begin_index, expr.index.end_index))):
+        return None  # a bound that is no int literal
+    begin, end = (int(part) if part is not None else None for part in bounds)
+    if end is None:
+        return -begin if begin is not None and begin < 0 else None
+    start = begin if begin is not None else 0
+    if (start < 0) != (end < 0):
+        return None  # x.shape[1:-1]: depends on the rank
+    return max(end - start, 0)
 
 
 def _literal_slice(index: SliceExpr) -> str | None:

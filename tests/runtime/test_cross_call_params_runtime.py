@@ -95,13 +95,18 @@ def norm_after(eps: float, *sizes: Any) -> Any:
     return norm_of_first(*sizes)
 
 
-SPREAD = [lambda x: norm_last(*x.shape)(x), lambda x: norm_last(*x.size())(x),
+def norm_default(height: int, width: int = 4) -> Any:
+    return torch.nn.LayerNorm(width)
+
+
+SPREAD = [lambda x: norm_last(*x.shape)(x), lambda x: norm_default(*x.shape)(x), lambda x: norm_last(*x.size())(x),
           lambda x: norm_last(4, *x.shape[1:])(x), lambda x: norm_of_first(*x.shape[-1:])(x),
           lambda x: norm_after(1e-5, *x.shape[-1:])(x)]
 
 
 def spread_into_torch(x: Any) -> Any:  # the control
-    return torch.zeros(*x.shape[1:]) + x.view(*x.shape) + norm_last(*(4, 4))(x)
+    return torch.zeros(*x.shape[1:]) + x.view(*x.shape) + norm_last(*(4, 4))(x) \
+        + norm_default(*x.shape[:1])(x)  # one item: width keeps its default
 
 
 def sized_by(helper: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -13,6 +13,7 @@ from calls_params_helpers import (
     counts,
     declared_dynamic_positional,
     norm_after,
+    norm_default,
     norm_last,
     norm_of_first,
     norm_positional,
@@ -60,6 +61,11 @@ class Spread(nn.Module):
         norm_of_first(*x.shape[-1:])  # E: [proxy-isinstance] norm_of_first(): argument "*x.shape[-1:]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via *sizes -> normalized_shape
         norm_after(1e-5, *x.shape[-1:])  # E: [proxy-isinstance] norm_after(): argument "*x.shape[-1:]" reaches isinstance(normalized_shape, numbers.Integral) in torch.nn.modules.normalization.LayerNorm.__init__ (torch/nn/modules/normalization.py:199) via *sizes -> *sizes -> normalized_shape
         norm_last(*sizes)
+        norm_default(*x.shape[:1])  # one item: it fills height only
+        norm_default(*x.shape)  # E: [proxy-isinstance] norm_default(): argument "*x.shape" reaches
+        # two items: bias=True keeps its default.  The pin in reset_parameters (through
+        # the weight's shape) is missed, as for nn.Linear(x.shape[-1], 4)
+        nn.Linear(*x.shape[-2:])
         norm_last(*(4, 4))
         counts(*x.shape)
         torch.zeros(*x.shape[1:])

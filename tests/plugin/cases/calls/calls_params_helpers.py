@@ -83,3 +83,7 @@ def norm_after(eps: float, *sizes: int) -> nn.LayerNorm:
 
 def counts(*sizes: int) -> int:
     return len(sizes)
+
+
+def norm_default(height: int, width: int = 4) -> nn.LayerNorm:
+    return nn.LayerNorm(width)
