@@ -349,6 +349,23 @@ def dynamic_in_expression(
     return found
 
 
+def dynamic_items(api: CheckerPluginInterface, expr: Expression,
+                  dynamic: DynamicClasses) -> Dynamic | None:
+    """The dynamic number the items of ``expr`` may be, by a flow: ``*x.shape`` and
+    ``*x.size()`` spread sizes over a call's parameters.  None if they hold none."""
+    site = _Site(api, dynamic, None)
+    if not site.flow_possible:
+        return None
+    flow = site.flow_value(expr, items_too=True)
+    items = flow.deeper(1) if isinstance(flow, Flow) else None
+    if items is None or not items.is_value:
+        return None
+    facts = site.facts
+    if facts is not None and facts.runs_only_in_torchscript(expr):
+        return None
+    return items.dynamic
+
+
 def repeats_a_guard(api: CheckerPluginInterface, dynamic: DynamicClasses,
                     expr: Expression) -> bool:
     """True if ``expr`` (a comparison, or an ``int()``/``float()`` call) asks again for a

@@ -59,10 +59,14 @@ CONVERSION_FUNCTIONS: Final = frozenset({"builtins.int", "builtins.float", "buil
 STATIC_CLASSES: Final = STATIC_NUMBER_CLASSES
 #: Classes whose presence in an isinstance check means the code handles dynamic numbers
 #: (``isinstance(n, (int, torch.SymInt))``); a parameter checked against one of them
-#: anywhere in the callee is taken as handled there.
+#: anywhere in the callee is taken as handled there.  Not ``Tensor``: a SymInt is no
+#: Tensor either.  torch 2.13, a parameter declared ``int | Tensor``: ``isinstance(n,
+#: int)`` then ``n.dim()``, ``isinstance(n, (int, Tensor))`` and ``isinstance(n, Tensor)``
+#: then ``elif isinstance(n, int)`` all send a SymInt to the wrong branch under make_fx
+#: and export (strict=False); only a Tensor check with no static-class check after it
+#: works (tests/runtime/test_cross_call_params_runtime.py).
 HANDLING_CLASSES: Final = DEFAULT_DYNAMIC_CLASSES | frozenset({
-    "torch.types.py_sym_types", "torch.Tensor", "torch._tensor.Tensor", "torch._C.TensorBase",
-    "torch.types.IntLikeType", "torch.types.FloatLikeType",
+    "torch.types.py_sym_types", "torch.types.IntLikeType", "torch.types.FloatLikeType",
 })
 
 #: Calls through which a parameter's value passes unchanged as far as sinks care.

@@ -249,6 +249,19 @@ class Summaries:
                 return True
         return False
 
+    def parameter_names(self, target: Target, modules: Mapping[str, MypyFile]) -> list[str]:
+        """Every parameter name of ``target``'s definition in mypy's order (``self``,
+        positional-only ones, ``*args``, keyword-only ones, ``**kwargs``); [] unknown."""
+        tree = self._tree(target.path, self._stamp(target, modules))
+        function = self._function(tree, target.qualname) if tree is not None else None
+        if function is None:
+            return []
+        arguments = function.node.args
+        return [argument.arg for argument in (
+            *arguments.posonlyargs, *arguments.args,
+            *([arguments.vararg] if arguments.vararg is not None else []),
+            *arguments.kwonlyargs, *([arguments.kwarg] if arguments.kwarg is not None else []))]
+
     # -- summaries ---------------------------------------------------------------------
 
     def summary(self, target: Target, modules: Mapping[str, MypyFile], depth: int = 0) -> Summary:
@@ -287,6 +300,14 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _statements(statement.orelse)
         elif isinstance(statement, ast.Try):
             yield from _statements(statement.body)
+
+
+def _star_item(key: str) -> int | None:
+    """``k`` for a summary key ``*args[k]`` (an item of the positional rest)."""
+    if not key.startswith("*") or key.startswith("**") or not key.endswith("]"):
+        return None
+    index = key[key.find("[") + 1:-1]
+    return int(index) if index.isdigit() else None
 
 
 def _is_super_call(expr: ast.expr) -> bool:
@@ -373,6 +394,16 @@ class _Summarizer:
                 step = Step(self.target.path, node.lineno,
                             f"{shown} passed on to {name} of {target.fullname}")
                 yield key, inner._replace(via=(shown, *inner.via), steps=(step, *inner.steps))
+            if at is not None:  # f(*args) into f's own *args: items keep their order
+                for name, inner in summary.items():
+                    item = _star_item(name)
+                    if item is None or item + len(names) - at < 0:
+                        continue
+                    shown = f"*{star}"
+                    step = Step(self.target.path, node.lineno,
+                                f"{shown} passed on to {name} of {target.fullname}")
+                    yield f"{shown}[{item + len(names) - at}]", inner._replace(
+                        via=(shown, *inner.via), steps=(step, *inner.steps))
             if spread:  # keyword-only parameters
                 for name, inner in summary.items():
                     if name not in names and name not in given and not name.startswith("*"):

@@ -40,6 +40,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
+    SliceExpr,
     TypeInfo,
     UnaryExpr,
 )
@@ -55,7 +56,7 @@ from ..analysis.cross_call import (
     in_python_source,
     in_traced_code,
 )
-from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression, dynamic_items
 from ..analysis.kinds import Dynamic
 from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import reported_outcome, value_read_outcome
@@ -155,23 +156,48 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if chain and sites.entry_points.untraced_at(chain[-1], ctx.context.line):
         return  # eager-only code: `if not torch.compiler.is_compiling():`
     traced: bool | None = None  # worked out at the first flow-sourced argument
-    for name, actuals, kinds, keywords in groups:
+    source_names: list[str] | None = None  # read at the first positional-only parameter
+    spread: set[int] = set()  # f(*x.shape): one report for every parameter it fills
+    spread_from: dict[int, int] = {}  # f(*x.shape): the first parameter it fills
+    for index, (name, actuals, kinds, keywords) in enumerate(groups):
+        if name is None and env.fullname not in compat.PARTIAL_NAMES:
+            # mypy names no positional-only parameter (``def f(value, /)``): the
+            # callee's source does, at the same position.
+            if source_names is None:
+                source_names = positional_names(sites.summaries, target, modules)
+            name = source_names[index] if index < len(source_names) else None
         if name is None:
             continue
         for position, actual in enumerate(actuals):
+            kind = kinds[position]
+            first = spread_from.setdefault(id(actual), index) if kind == ARG_STAR else index
             path = summary.get(name)
             forwarded = path is None
-            if forwarded and kinds[position] == ARG_POS:
+            if forwarded and kind == ARG_POS:
                 path = summary.get(f"*{name}[{position}]")  # passed on by f(*args)
-            elif forwarded and kinds[position] == ARG_NAMED:
+            elif forwarded and kind == ARG_NAMED:
                 path = summary.get(f"**{name}[{keywords[position]}]")
+            elif forwarded and kind == ARG_STAR:
+                # f(*x.shape) into f(*args): which item lands where is not known
+                path = next((found for key, found in summary.items()
+                             if key.startswith(f"*{name}[")), None)
+            if kind == ARG_STAR and not forwarded:
+                # mypy gives f(*x.shape) every positional parameter from here on; a
+                # slice fills only as many as it has (nn.Linear(*x.shape[-2:]) leaves
+                # bias=True), a whole shape of unknown rank may fill them all
+                length = _spread_length(actual)
+                if length is not None and index - first >= length:
+                    continue
             if path is None or any(
                     _reported_where_it_is(function, parameter, modules, sites.dynamic, env,
                                           path.kind == ISINSTANCE)
                     for function, parameter in ((target.fullname, name),
                                                 (path.function, path.parameter))):
                 continue  # no sink, or the callee or the sink's function reports it itself
-            found = dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
+            if kind == ARG_STAR and id(actual) in spread:
+                continue
+            found = dynamic_items(api, actual, sites.dynamic) if kind == ARG_STAR \
+                else dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
             if found is None:
                 continue
             if found.reason.source in TRACED_ONLY_SOURCES:
@@ -182,9 +208,12 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             code = _code_at_sink(api, actual, found, path.kind, sites.dynamic)
             if code is None:
                 continue
-            errors.call_reaches_sink(api, actual, _callee_shown(target),
-                                     _argument_shown(actual, name), found.name, code,
+            shown = f"*{_spelled(actual) or '...'}" if kind == ARG_STAR \
+                else _argument_shown(actual, name)
+            errors.call_reaches_sink(api, actual, _callee_shown(target), shown, found.name, code,
                                      _path_data(path, modules), reason=found.reason)
+            if kind == ARG_STAR:
+                spread.add(id(actual))
             if not forwarded:
                 break  # one report per parameter
 
@@ -288,6 +317,12 @@ def _reported_where_it_is(fullname: str, parameter: str,
     declared: list[str | None] = (
         list(node.arg_names) if arguments is None
         else [argument.variable.name for argument in arguments])
+    if None in declared:  # positional-only, from the cache: the source names them
+        target = target_of(node, modules)
+        source = env.state(call_site_env).summaries.parameter_names(target, modules) \
+            if target is not None else []
+        if len(source) == len(declared):
+            declared = list(source)
     if parameter not in declared or len(declared) != len(node.type.arg_types):
         return False
     formal = node.type.arg_types[declared.index(parameter)]
@@ -318,9 +353,42 @@ def _spelled(expr: Expression) -> str | None:
         return f"{base}.{expr.name}" if base is not None else None
     if isinstance(expr, IndexExpr):
         base = _spelled(expr.base)
-        index = _literal_index(expr.index)
+        index = _literal_index(expr.index) if not isinstance(expr.index, SliceExpr) \
+            else _literal_slice(expr.index)
         return f"{base}[{index}]" if base is not None and index is not None else None
+    if isinstance(expr, CallExpr) and not expr.args and isinstance(expr.callee, MemberExpr):
+        base = _spelled(expr.callee)
+        return f"{base}()" if base is not None else None  # x.size()
     return None
+
+
+def _spread_length(expr: Expression) -> int | None:
+    """How many items ``x.shape[-2:]``, ``x.shape[1:3]``, ``x.shape[:2]`` have at most
+    (slices by int literals); None for a whole shape, whose rank is not known."""
+    if not isinstance(expr, IndexExpr) or not isinstance(expr.index, SliceExpr) \
+            or expr.index.stride is not None:
+        return None
+    bounds = [_literal_index(part) if part is not None else None
+              for part in (expr.index.begin_index, expr.index.end_index)]
+    if any(part is None and given is not None for part, given in
+           zip(bounds, (expr.index.begin_index, expr.index.end_index))):
+        return None  # a bound that is no int literal
+    begin, end = (int(part) if part is not None else None for part in bounds)
+    if end is None:
+        return -begin if begin is not None and begin < 0 else None
+    start = begin if begin is not None else 0
+    if (start < 0) != (end < 0):
+        return None  # x.shape[1:-1]: depends on the rank
+    return max(end - start, 0)
+
+
+def _literal_slice(index: SliceExpr) -> str | None:
+    """``1:``, ``:-1``: a slice by int literals, as written."""
+    if index.stride is not None:
+        return None
+    parts = [_literal_index(part) if part is not None else ""
+             for part in (index.begin_index, index.end_index)]
+    return None if None in parts else f"{parts[0]}:{parts[1]}"
 
 
 def _literal_index(index: Expression) -> str | None:

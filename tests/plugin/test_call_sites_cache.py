@@ -24,15 +24,29 @@ def forwards_to_declared(value: int) -> int:
 
 def converts(value: int) -> int:
     return int(value)
+
+
+def declared_positional(value: int | Sym, /) -> int:
+    return int(value)
+
+
+def forwards_positional(value: int, /) -> int:
+    return declared_positional(value)  # type: ignore[arg-type]
+
+
+def converts_positional(value: int, /) -> int:
+    return int(value)
 '''
 
-CALLER = '''from helpers import converts, forwards_to_declared
+CALLER = '''from helpers import converts, converts_positional, forwards_positional, forwards_to_declared
 from symbols import Sym
 
 
 def use(s: Sym) -> None:
     forwards_to_declared(s)  # type: ignore[arg-type]
     converts(s)  # type: ignore[arg-type, proxy-concretize]
+    forwards_positional(s)  # type: ignore[arg-type]
+    converts_positional(s)  # type: ignore[arg-type, proxy-concretize]
 '''
 
 
@@ -61,12 +75,20 @@ def test_the_duplicate_rule_reads_a_cached_callee_as_a_fresh_one(tmp_path: Path)
     cold = run(tmp_path)
     # converts() is reported at the call (its ignore is used); forwards_to_declared()
     # is not: declared_maybe_dynamic reports its own int().  An unused ignore or a
-    # report at line 6 would show here.
+    # report at line 6 would show here.  The same for positional-only parameters,
+    # which mypy's cache names None (lines 8 and 9).
     assert cold == []
     (tmp_path / "main.py").write_text(CALLER + "\n\n# an edit: main.py is checked again,"
                                                " helpers.py comes from the cache\n")
     assert run(tmp_path) == cold
     (tmp_path / "main.py").write_text(CALLER.replace("  # type: ignore[arg-type, proxy-concretize]",
-                                                     "  # type: ignore[arg-type]"))
+                                                     "  # type: ignore[arg-type]", 1))
     shown = run(tmp_path)
     assert len(shown) == 1 and shown[0].startswith("main.py:7: error: converts(): argument")
+    (tmp_path / "main.py").write_text(CALLER.replace(
+        "converts_positional(s)  # type: ignore[arg-type, proxy-concretize]",
+        "converts_positional(s)  # type: ignore[arg-type]") + "\n")  # a new size: mypy
+    # trusts a cached file of the same size and modification second
+    shown = run(tmp_path)
+    assert len(shown) == 1 and shown[0].startswith(
+        "main.py:9: error: converts_positional(): argument"), shown
