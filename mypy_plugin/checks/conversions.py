@@ -58,12 +58,15 @@ def check_conversion(
         _has_format_spec(ctx))
     follow_flows = flows_may_be_reported(ctx.api, table_operation, dynamic,
                                          format_spec=format_spec)
+    # str(x) and format(x) take any object, as a truth test does.
+    presumes_number = operation not in _TRUTH_TESTS and not (
+        converts is not None and converts.result == "str" and not format_spec)
     for formal, actuals in enumerate(ctx.args):
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic, Asked(
-                presumes_number=operation not in _TRUTH_TESTS, follow_flows=follow_flows))
+                presumes_number=presumes_number, follow_flows=follow_flows))
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition

@@ -203,8 +203,8 @@ def _check_text(ctx: MethodContext, call: CallExpr, value: Expression, operation
                 dynamic: DynamicClasses) -> None:
     """Report ``value`` formatted without a spec where its kind specializes on the text."""
     follow_flows = flows_may_be_reported(ctx.api, operation, dynamic)
-    found = dynamic_in_expression(ctx.api, value, dynamic,
-                                  Asked(checked=True, follow_flows=follow_flows))
+    found = dynamic_in_expression(ctx.api, value, dynamic, Asked(
+        checked=True, follow_flows=follow_flows, presumes_number=False))  # any object has text
     if found is None:
         return
     outcome = reported_outcome(ctx.api, value, found, operation, dynamic, checked=True)
