@@ -66,6 +66,9 @@ TRUTH_TEST_OPERATION = "truth test"
 HASH_OPERATION = "__hash__"
 #: The table's operation for formatting (``format(p, spec)``, f-strings, ``str.format``).
 FORMAT_OPERATION = "__format__"
+#: The table's operations for text built without a spec: an f-string field, ``str.format``.
+F_STRING_OPERATION = "f-string"
+STR_FORMAT_OPERATION = "str.format"
 
 #: Methods of the builtin hash containers that hash their key argument, with the spelling.
 HASHING_METHODS: dict[str, str] = {

@@ -44,6 +44,11 @@ _GUARDS = "use proxy_types.is_static_number() / is_dynamic_number()"
 _RECORD = "use proxy_types.check(...) to record it, or to_static() explicitly"
 _EXPLICIT = "use proxy_types.to_static() to make the conversion explicit"
 _GUARD_EFFECT = "installs a guard that specializes the program on the traced value"
+#: What torch.compile does to the text of a SymInt, by the table's outcome.
+_FORMAT_TEXT_EFFECTS = {
+    "guards": "guards on its value (a recompile for each value)",
+    "breaks": "cannot trace it (a graph break, an error with fullgraph=True)",
+}
 
 
 #: Reasons shown in messages: those a declared type does not already tell.
@@ -117,6 +122,11 @@ def _render(report: Report) -> str:
         return (f'Format spec "{subject}" needs the value of dynamic number "{dynamic}" (without '
                 "a spec, formatting shows its name); use proxy_types.to_static() to format the "
                 "value explicitly")
+    if kind == findings.FORMAT_TEXT:
+        effect = _FORMAT_TEXT_EFFECTS.get(report.extra[0] if report.extra else "", "fails on it")
+        return (f'{report.operation} turns dynamic number "{dynamic}" into text: make_fx and '
+                f"torch.export give its name, but torch.compile {effect}; keep the text out of "
+                "traced code, or build it only on failure (an assert message, a raise)")
     if kind == findings.TYPE_COMPARISON:
         return (f"{report.operation} against static number classes ({classes}) misclassifies "
                 f'dynamic number "{dynamic}": its type is never a static number class; '
@@ -323,6 +333,16 @@ def format_spec(
     """proxy-concretize: a dynamic number formatted with a format spec (``f"{p:.2f}"``)."""
     emit(api, context, Report(_code(outcome), findings.FORMAT_SPEC, dynamic,
                                            "format", subject=spec, reason=reason))
+
+
+def formatted_text(
+    api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
+    *, outcome: str, reason: Reason | None = None,
+) -> None:
+    """proxy-specialize (proxy-concretize where torch.compile fails): text of a torch
+    dynamic number built without a format spec (``f"{n}"``, ``str(n)``, ``format(n)``)."""
+    emit(api, context, Report(_code(outcome), findings.FORMAT_TEXT, dynamic, operation,
+                              extra=(outcome,), reason=reason))
 
 
 def static_type_comparison(

@@ -38,6 +38,7 @@ INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
 FLOW_TOO_LARGE = "flow-too-large"  # a function too large to follow its flows
 CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the callee
 TENSOR_CONDITION = "tensor-condition"  # tensor data tested for truth in traced code
+FORMAT_TEXT = "format-text"  # f"{n}", str(n), format(n) of a torch SymInt: no spec
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
@@ -45,7 +46,7 @@ ALL_KINDS: tuple[str, ...] = (
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
     FLOW_TOO_LARGE,
-    CALL_REACHES_SINK, TENSOR_CONDITION,
+    CALL_REACHES_SINK, TENSOR_CONDITION, FORMAT_TEXT,
 )
 
 

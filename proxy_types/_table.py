@@ -108,6 +108,8 @@ OUTCOMES: dict[str, str] = {
               "specialized on the value (on an unbacked torch symbol: torch's data-dependent error)",
     "symbolic": "returns a dynamic number: nothing is forced",
     "names": "returns the text of the dynamic number (its name or expression), not its value",
+    "breaks": "torch.compile cannot trace it: an error under fullgraph=True, else a graph "
+              "break after which the text is a constant (specialized on the value)",
     "unsupported": "a static number of the same Python type fails too (TypeError): a type "
                    "error, not a concretization",
 }
@@ -119,6 +121,7 @@ FINDING_CODES: dict[str, str | None] = {
     "guards": "proxy-specialize",
     "symbolic": None,
     "names": None,
+    "breaks": "proxy-specialize",
     "unsupported": None,
 }
 
@@ -176,6 +179,8 @@ CONVERSIONS: tuple[Conversion, ...] = (
                _NUMBER_TYPES, own="names", torch="names", silent="names", guarded="names"),
     Conversion("__format__:spec", "__format__", "format() / f-string with a format spec", "str",
                _NUMBER_TYPES, own="raises", torch="raises", silent="raises", guarded="raises"),
+    Conversion("__str__", "__str__", "str()", "str",
+               _NUMBER_TYPES, own="names", torch="names", silent="names", guarded="names"),
 )
 
 _CONVERSION_BY_NAME: dict[str, Conversion] = {c.name: c for c in CONVERSIONS}
@@ -202,6 +207,7 @@ CONVERTING_FUNCTIONS: dict[str, ConvertingCall] = {
     "builtins.hash": ConvertingCall("hash()", "__hash__"),
     "builtins.chr": ConvertingCall("chr()", "__index__"),
     "builtins.format": ConvertingCall("format()", "__format__"),
+    "builtins.str": ConvertingCall("str()", "__str__"),
     "_operator.index": ConvertingCall("operator.index()", "__index__"),
     "operator.index": ConvertingCall("operator.index()", "__index__"),
     "_operator.truth": ConvertingCall("operator.truth()", "__bool__"),
@@ -227,6 +233,37 @@ CONVERTING_SYNTAX: dict[str, ConvertingCall] = {
     "truth test": ConvertingCall("truth test (if / while / not / and / or)", "__bool__"),
     "indexing": ConvertingCall("indexing / slicing", "__index__"),
     "sequence repetition": ConvertingCall("sequence repetition (seq * n)", "__index__"),
+    "f-string": ConvertingCall('f-string without a format spec (f"{n}")', "__format__"),
+    "str.format": ConvertingCall('str.format() without a format spec ("{}".format(n))',
+                                 "__format__"),
+    "%s": ConvertingCall('%-formatting with %s ("%s" % n)', "__str__"),
+}
+
+# -- what differs between torch's tracers ----------------------------------------
+#
+# The ``torch`` column says what a conversion does to a Sym type in the ShapeEnv as
+# make_fx(tracing_mode="symbolic") and torch.export.export(strict=False) use it.
+# torch.compile runs Dynamo first, which treats some spellings its own way
+# (tests/runtime/test_tracer_formatting.py traces each of them the three ways).
+
+#: The tracers that make torch Sym types.
+TORCH_TRACERS: dict[str, str] = {
+    "make_fx": 'make_fx(f, tracing_mode="symbolic")',
+    "export": "torch.export.export(m, ..., strict=False) with Dims",
+    "compile": "torch.compile(f, dynamic=True, fullgraph=True)",
+}
+
+#: Where torch.compile differs from the ``torch`` column, by operation (for torch 2.13).
+#: Text built without a spec names the symbol under make_fx and export; Dynamo needs
+#: it as a constant: f-strings guard on the value (a recompile for each size), str(),
+#: "{}".format() and %-formatting are graph breaks, and format() fails outright
+#: (InternalTorchDynamoError, with or without fullgraph).
+TORCH_COMPILE_OUTCOMES: dict[str, str] = {
+    "f-string": "guards",
+    "str.format": "breaks",
+    "builtins.format": "raises",
+    "builtins.str": "breaks",
+    "%s": "breaks",
 }
 
 
@@ -265,19 +302,36 @@ def operation_spelling(operation: str) -> str:
 
 
 #: Most serious first: which outcome a value of unknown Python type ("number") gets.
-SEVERITY: tuple[str, ...] = ("raises", "silent", "guards", "names", "symbolic", "unsupported")
+SEVERITY: tuple[str, ...] = ("raises", "silent", "breaks", "guards", "names", "symbolic",
+                             "unsupported")
 
 
-def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False) -> str:
+def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False,
+            tracer: str | None = None) -> str:
     """What ``operation`` does to a dynamic number of ``kind`` standing for ``python_type``.
 
     ``kind`` is a DYNAMIC_KINDS key, ``python_type`` "bool", "int", "float",
     "complex" or "number" (unknown: the most serious outcome over the types
     that support the operation).  ``format_spec``: a non-empty format spec is
-    (or may be) passed, for ``format()`` and ``__format__``.  Returns an
-    OUTCOMES key; raises KeyError for an operation the table does not know
-    (test with ``conversion()`` first) and ValueError for a bad kind or type.
+    (or may be) passed, for ``format()`` and ``__format__``.  ``tracer``: a
+    TORCH_TRACERS key, for the torch kind; None: the most serious outcome over
+    them.  Returns an OUTCOMES key; raises KeyError for an operation the table
+    does not know (test with ``conversion()`` first) and ValueError for a bad
+    kind, type or tracer.
     """
+    if tracer is not None and tracer not in TORCH_TRACERS:
+        raise ValueError(f"unknown tracer {tracer!r}; expected one of {', '.join(TORCH_TRACERS)}")
+    shape_env = _outcome(operation, kind, python_type, format_spec)
+    compiled = TORCH_COMPILE_OUTCOMES.get(operation)
+    if kind != "torch" or format_spec or compiled is None or shape_env == "unsupported" \
+            or tracer in ("make_fx", "export"):
+        return shape_env
+    if tracer == "compile" or SEVERITY.index(compiled) < SEVERITY.index(shape_env):
+        return compiled
+    return shape_env
+
+
+def _outcome(operation: str, kind: str, python_type: str, format_spec: bool) -> str:
     found = conversion(operation)
     if found is None:
         raise KeyError(f"{operation!r} is no converting operation of the proxy_types table")
@@ -349,7 +403,7 @@ CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
 #: runtime audit watches them on classes that override object's version.
 CLASS_CONCRETIZING_DUNDERS: tuple[Concretizer, ...] = tuple(
     Concretizer(c.dunder, "format() / f-string", c.result)
-    for c in CONVERSIONS if c.name == c.dunder and c.dunder not in _ALWAYS_REFUSED
+    for c in CONVERSIONS if c.name == c.dunder == "__format__"
 )
 
 #: Every converting callable, mapped to the spelling used in messages.

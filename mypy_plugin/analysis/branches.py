@@ -10,9 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from mypy.nodes import Block, CallExpr, ClassDef, FuncDef, IfStmt, Node, RefExpr, Statement, UnaryExpr
+from mypy.nodes import (
+    AssertStmt,
+    Block,
+    CallExpr,
+    ClassDef,
+    Expression,
+    FuncDef,
+    IfStmt,
+    Node,
+    RaiseStmt,
+    RefExpr,
+    Statement,
+    UnaryExpr,
+)
 
-from .walk import walk
+from .. import _mypy_compat as compat
+from .walk import everywhere, walk
 
 
 def lines_where(function: FuncDef, true: Collection[str] = (),
@@ -47,3 +61,21 @@ def lines_where(function: FuncDef, true: Collection[str] = (),
 
 def _statements_only(node: Node) -> bool:
     return isinstance(node, (Block, Statement)) and not isinstance(node, (FuncDef, ClassDef))
+
+
+def built_only_on_failure(api: object, expr: Expression) -> bool:
+    """True if ``expr`` is part of an ``assert``'s message or of a ``raise`` in the
+    function mypy is checking: Python builds those only when the assertion fails or
+    the exception is raised, so a trace of a working program never evaluates them
+    (``assert x.shape[1] == c, f"got {x.shape[1]}"``; tests/runtime/test_tracer_formatting.py).
+    """
+    chain = compat.enclosing_functions(api)
+    if not chain:
+        return False
+    for node in walk(chain[-1].body, _statements_only):
+        message = node.msg if isinstance(node, AssertStmt) else (
+            node.expr if isinstance(node, RaiseStmt) else None)
+        if message is not None and message.line <= expr.line and any(
+                part is expr for part in walk(message, everywhere)):
+            return True
+    return False

@@ -42,6 +42,14 @@ def flows_may_be_reported(api: CheckerPluginInterface, operation: str, dynamic: 
                for code in _flow_codes(operation, flow.kinds, format_spec))
 
 
+def may_be_reported(api: CheckerPluginInterface, operation: str) -> bool:
+    """False if every outcome ``operation`` has on any kind of dynamic class is one mypy
+    would drop here: then a check need not look for dynamic values at all (the text of a
+    torch SymInt only specializes, and proxy-specialize is off by default)."""
+    return any(code_shown(api, code)
+               for code in _flow_codes(operation, frozenset(_table.DYNAMIC_KINDS), False))
+
+
 @lru_cache(maxsize=None)
 def _flow_codes(operation: str, kinds: frozenset[str], format_spec: bool) -> frozenset[str]:
     """The codes of every outcome ``operation`` may have on a flow of one of ``kinds``."""

@@ -23,7 +23,8 @@ from ..constants import (
 )
 from ..number_table import table as _table
 from ..analysis.classes import python_type_of_value
-from ..analysis.kinds import GUARDING_KINDS
+from ..analysis.branches import built_only_on_failure
+from ..analysis.kinds import GUARDING_KINDS, Dynamic
 from ..analysis.severity import (
     flows_may_be_reported,
     guards_only_a_range,
@@ -57,12 +58,15 @@ def check_conversion(
         _has_format_spec(ctx))
     follow_flows = flows_may_be_reported(ctx.api, table_operation, dynamic,
                                          format_spec=format_spec)
+    # str(x) and format(x) take any object, as a truth test does.
+    presumes_number = operation not in _TRUTH_TESTS and not (
+        converts is not None and converts.result == "str" and not format_spec)
     for formal, actuals in enumerate(ctx.args):
         if formal > 0 and (isinstance(ctx, MethodSigContext) or format_spec):
             break  # only the index of xs[i] = v is converted, never the value; nor a spec
         for actual in actuals:
             found = dynamic_in_expression(ctx.api, actual, dynamic, Asked(
-                presumes_number=operation not in _TRUTH_TESTS, follow_flows=follow_flows))
+                presumes_number=presumes_number, follow_flows=follow_flows))
             if found is None or (isinstance(actual, ComparisonExpr)
                                  and guards_only_a_range(actual, found)):
                 continue  # `bool(step > 0)`: a range guard, as in a condition
@@ -82,9 +86,22 @@ def check_conversion(
                     and repeats_a_guard(ctx.api, dynamic, ctx.context):
                 continue  # a second `int(s)`: the first one's guard answers it
             context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
+            if converts is not None and converts.result == "str" and not format_spec:
+                _report_text(ctx, context, operation, found, outcome)
+                continue
             errors.implicit_conversion(ctx.api, context, operation, found.name,
                                        outcome=outcome, reason=found.reason)
     return signature
+
+
+def _report_text(ctx: FunctionSigContext | MethodSigContext, context: Context, operation: str,
+                 found: Dynamic, outcome: str) -> None:
+    """``str(n)``, ``format(n)``: text of a SymInt, which only torch.compile needs the
+    value of; never when the call builds an assert's message or a raised exception."""
+    if isinstance(ctx.context, Expression) and built_only_on_failure(ctx.api, ctx.context):
+        return
+    errors.formatted_text(ctx.api, context, operation, found.name, outcome=outcome,
+                          reason=found.reason)
 
 
 #: What arithmetic on numbers gives: never a bool (``True + True`` is 2).

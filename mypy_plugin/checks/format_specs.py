@@ -1,10 +1,13 @@
-"""A dynamic number formatted with a format spec: ``f"{p:.2f}"``, ``"{:d}".format(p)``.
+"""A dynamic number formatted: with a format spec (``f"{p:.2f}"``, ``"{:d}".format(p)``)
+or, for torch's Sym types, without one (``f"{n}"``, ``"{}".format(n)``).
 
 A spec makes ``__format__`` produce the value's digits, which every kind of
 dynamic class refuses or bakes in; an empty spec (``f"{p}"``) only names the
-proxy (``proxy_types/_table.py``).  No hook sees an f-string: mypy's parser
-turns each replacement field into ``"{:{}}".format(value, spec)`` (``"{!r:{}}"``
-with a conversion), so this check reads every literal ``str.format`` call.
+proxy, and names a SymInt's symbol under make_fx and export, but torch.compile
+specializes on that text (``proxy_types/_table.py``).  No hook sees an f-string:
+mypy's parser turns each replacement field into ``"{:{}}".format(value, spec)``
+(``"{!r:{}}"`` with a conversion), so this check reads every literal
+``str.format`` call, and tells an f-string by that template.
 """
 
 from __future__ import annotations
@@ -18,10 +21,17 @@ from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, ListExpr, Membe
 from mypy.plugin import MethodContext
 
 from .. import errors
-from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.branches import built_only_on_failure
+from ..analysis.dynamic import CHECKED, Asked, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
-from ..constants import FORMAT_OPERATION, STR_FORMAT_METHOD
-from ..analysis.severity import reported_outcome
+from ..constants import (
+    F_STRING_OPERATION,
+    FORMAT_OPERATION,
+    STR_FORMAT_METHOD,
+    STR_FORMAT_OPERATION,
+)
+from ..number_table import table as _table
+from ..analysis.severity import flows_may_be_reported, may_be_reported, reported_outcome
 from ..hooks import METHOD, Env, Hook
 
 #: A field's argument: its position or keyword name.
@@ -39,17 +49,23 @@ class SpecPart(NamedTuple):
 
 
 class Field(NamedTuple):
-    """A replacement field that formats an argument itself (no ``.attr``, ``[i]``, ``!r``)."""
+    """A replacement field that formats an argument itself (no ``.attr``, ``[i]``)."""
 
     argument: ArgumentRef
     spec: tuple[SpecPart, ...]
+    converted: bool = False  # ``!r``/``!s``/``!a``: the text of the argument is formatted
+
+
+#: The templates of mypy's translation of an f-string's fields.
+F_STRING_TEMPLATES = frozenset({"{:{}}", "{!r:{}}", "{!s:{}}", "{!a:{}}"})
 
 
 # Speed trick: f-strings give a handful of templates ("{:{}}", "{!r:{}}"...).
 # Measured: a cold thunder run, 2,975 hits and 7 misses.
 @lru_cache(maxsize=512)
 def formatted_fields(template: str) -> tuple[Field, ...]:
-    """The fields of ``template`` that hand an argument to its ``__format__``.
+    """The fields of ``template`` that format an argument (its ``__format__``, or its
+    text with a conversion, ``converted``).
 
     Automatic numbering counts every field, nested ones after their outer one,
     as ``str.format`` does.  A template ``str.format`` rejects gives no fields.
@@ -62,8 +78,8 @@ def formatted_fields(template: str) -> tuple[Field, ...]:
                 continue
             argument = _argument(name, counter)
             parts = tuple(_spec_parts(spec or "", counter))
-            if argument is not None and conversion is None:
-                found.append(Field(argument, parts))
+            if argument is not None:
+                found.append(Field(argument, parts, conversion is not None))
     except ValueError:
         return ()
     return tuple(found)
@@ -136,13 +152,18 @@ def _only_empty_specs(call: CallExpr, fields: list[Field]) -> bool:
 
 
 def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
-    """Report arguments of a literal ``"...".format(...)`` formatted with a spec."""
+    """Report arguments of a literal ``"...".format(...)`` formatted with a spec, and
+    torch dynamic numbers formatted without one."""
     call = ctx.context
     if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)
             and isinstance(call.callee.expr, StrExpr)):
         return
-    fields = [field for field in formatted_fields(call.callee.expr.value) if field.spec]
-    if not fields or _only_empty_specs(call, fields):
+    template = call.callee.expr.value
+    text_operation = F_STRING_OPERATION if template in F_STRING_TEMPLATES else STR_FORMAT_OPERATION
+    as_text = may_be_reported(ctx.api, text_operation)
+    fields = [field for field in formatted_fields(template)
+              if (field.spec and not field.converted) or as_text]
+    if not fields or (not as_text and _only_empty_specs(call, fields)):
         return
     positional: list[Expression] = []
     keywords: dict[str, Expression] = {}
@@ -163,8 +184,11 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
     for field in fields:
         value = lookup(field.argument)
         spec = spec_text(field.spec, lookup)
-        if value is None or spec == "":
-            continue  # an empty spec names the proxy
+        if value is None:
+            continue
+        if spec == "" or field.converted:  # the name of a proxy, the symbol of a SymInt
+            _check_text(ctx, call, value, text_operation, dynamic)
+            continue
         found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
         if found is None:
             continue
@@ -173,6 +197,22 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         if outcome is not None:
             errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
                                reason=found.reason)
+
+
+def _check_text(ctx: MethodContext, call: CallExpr, value: Expression, operation: str,
+                dynamic: DynamicClasses) -> None:
+    """Report ``value`` formatted without a spec where its kind specializes on the text."""
+    follow_flows = flows_may_be_reported(ctx.api, operation, dynamic)
+    found = dynamic_in_expression(ctx.api, value, dynamic, Asked(
+        checked=True, follow_flows=follow_flows, presumes_number=False))  # any object has text
+    if found is None:
+        return
+    outcome = reported_outcome(ctx.api, value, found, operation, dynamic, checked=True)
+    if outcome is None or errors.shown_code(ctx.api, outcome) is None \
+            or built_only_on_failure(ctx.api, call):
+        return
+    errors.formatted_text(ctx.api, value, _table.operation_spelling(operation), found.name,
+                          outcome=outcome, reason=found.reason)
 
 
 #: mypy also checks every f-string replacement field as a call of ``str.format``.

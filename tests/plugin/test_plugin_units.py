@@ -93,14 +93,15 @@ def test_guarded_classes_and_concretizing_functions_are_read_in_any_order(tmp_pa
 
 
 def test_format_fields_are_numbered_as_str_format_numbers_them() -> None:
-    from mypy_plugin.checks.format_specs import SpecPart, formatted_fields
+    from mypy_plugin.checks.format_specs import Field, SpecPart, formatted_fields
 
     template = "{:{}}|{}|{x:.{p}f}|{!r:>4}|{.real:d}"
     assert formatted_fields(template) == (
-        (0, (SpecPart(argument=1, nested=True),)),
-        (2, ()),
-        ("x", (SpecPart("."), SpecPart(argument="p", nested=True), SpecPart("f"))),
-    )  # !r formats a str, .real a part of the argument: neither hands it to __format__
+        Field(0, (SpecPart(argument=1, nested=True),)),
+        Field(2, ()),
+        Field("x", (SpecPart("."), SpecPart(argument="p", nested=True), SpecPart("f"))),
+        Field(3, (SpecPart(">4"),), converted=True),
+    )  # !r formats the text of the argument; .real a part of it, which is left out
     # the real str.format numbers them so: argument 2 fills the second outer field
     assert template.format(7, ">3", 8, "r", 9, x=1.5, p="2") == "  7|8|1.50| 'r'|9"
     assert formatted_fields("{:d") == ()  # rejected by str.format: no fields

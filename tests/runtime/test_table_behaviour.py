@@ -63,6 +63,7 @@ PERFORM: dict[str, tuple[Perform, ...]] = {
     "__hash__": (hash,),
     "__format__": (format, lambda x: format(x, ""), lambda x: f"{x}"),
     "__format__:spec": (lambda x: format(x, ">8"), lambda x: f"{x:>8}"),
+    "__str__": (str, lambda x: "%s" % x, lambda x: f"{x!s}"),
     # the converting callables
     "builtins.bool": (bool,),
     "builtins.int": (int,),
@@ -76,6 +77,7 @@ PERFORM: dict[str, tuple[Perform, ...]] = {
     "builtins.hash": (hash,),
     "builtins.chr": (chr,),
     "builtins.format": (format,),
+    "builtins.str": (str,),
     "_operator.index": (_operator.index,),
     "operator.index": (operator.index,),
     "_operator.truth": (_operator.truth,),
@@ -102,6 +104,9 @@ PERFORM: dict[str, tuple[Perform, ...]] = {
     "truth test": (lambda x: 1 if x else 0, lambda x: not x, lambda x: x and 1),
     "indexing": (lambda x: SEQUENCE[x], lambda x: SEQUENCE[:x]),
     "sequence repetition": (lambda x: [0] * x, lambda x: "ab" * x),
+    "f-string": (lambda x: f"{x}", lambda x: f"n = {x}!"[4:-1]),
+    "str.format": (lambda x: "{}".format(x), lambda x: "{0}".format(x)),
+    "%s": (lambda x: "%s" % x, lambda x: "%s" % (x,)),
 }
 
 
@@ -288,7 +293,9 @@ ROWS = [
 
 @pytest.mark.parametrize(("operation", "kind", "python_type"), ROWS)
 def test_table_row_matches_the_runtime(operation: str, kind: str, python_type: str) -> None:
-    expected = _table.outcome(operation, kind, python_type)
+    # A bare ShapeEnv is what make_fx and export use; tests/runtime/test_tracer_formatting.py
+    # runs what torch.compile does differently.
+    expected = _table.outcome(operation, kind, python_type, tracer="make_fx")
     observed = [observe(perform, kind, python_type) for perform in PERFORM[operation]]
     assert observed == [expected] * len(observed), (
         f"{_table.operation_spelling(operation)} on a dynamic {python_type} of kind {kind!r}: "
@@ -415,6 +422,6 @@ def test_documented_conversion_table_says_what_the_table_says() -> None:
                ("silent", "int"), ("guarded", "int")]
     for (operation, spec), row in zip(DOC_ROWS, rows):
         cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
-        expected = [_table.outcome(operation, kind, python_type, format_spec=spec)
-                    for kind, python_type in columns]
+        expected = [_table.outcome(operation, kind, python_type, format_spec=spec,
+                                   tracer="make_fx") for kind, python_type in columns]
         assert cells == expected, f"docs/runtime.md, row {row.split('|')[1].strip()!r}"

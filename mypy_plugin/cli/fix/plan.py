@@ -58,6 +58,8 @@ LEFT_FOR_A_HUMAN = {
                       "use to_static() by hand",
     findings.FORMAT_SPEC: "a format spec needs the value: format to_static(x) by hand, or drop "
                           "the spec to show the name",
+    findings.FORMAT_TEXT: "text of a torch dynamic number in traced code: build it outside, "
+                          "or only on failure (an assert message, a raise)",
     findings.TYPE_COMPARISON: "a type() comparison: use is_static_number() / "
                               "is_dynamic_number() by hand",
     findings.STATIC_AND_DYNAMIC_BASES: "a class definition: drop the static base and use "

@@ -12,6 +12,6 @@ def guarded_sinks(shape: list[torch.SymInt], n: torch.SymInt, f: torch.SymFloat,
     keys: set[torch.SymFloat] = {f}  # E: [proxy-specialize] set member hashes dynamic number "SymFloat"
     {n: 1 for n in shape}  # E: [proxy-concretize] dict key hashes dynamic number "SymInt", which needs a static value
     text = f"{n:d} {f:.3f}"  # E: [proxy-concretize] Format spec "d" needs the value of dynamic number "SymInt"  # E: [proxy-concretize] Format spec ".3f"
-    plain = f"{n} {f}"
+    plain = f"{n} {f}"  # E: [proxy-specialize] /"SymInt" into text/  # E: [proxy-specialize] /"SymFloat" into text/
     print(keys)
     return text + plain

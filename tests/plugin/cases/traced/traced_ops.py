@@ -244,3 +244,15 @@ def partly_left_out(n: int) -> None:
 
     _value_helper(n)
     isinstance(n, int)  # E: [proxy-isinstance] (reason: parameter "n" of traced function "partly_left_out"
+
+
+def text_of_parameters(i: int, f: float, s: str, x: torch.Tensor) -> str:
+    assert i > 0, f"expected a positive size, got {i}"  # built only when the assert fails
+    label = f"{s} {x.dim()}"  # a str, and a static rank
+    return label + f"{i}" + str(f)  # E: [proxy-specialize] f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile guards on its value (a recompile for each value); keep the text out of traced code, or build it only on failure (an assert message, a raise) (reason: parameter "i" of traced function "text_of_parameters"  # E: [proxy-specialize] /^str\(\) turns dynamic number "SymFloat" into text.*parameter "f"/
+
+
+def text_of_anything(name, scale: Any, count: int):  # type: ignore[no-untyped-def]
+    # Text takes any object: an unannotated or Any parameter is no number until shown one.
+    label = f"{name}" + str(name) + "{}".format(scale) + format(name) + str(scale)
+    return label + str(count * 2)  # E: [proxy-specialize] /^str\(\) turns dynamic number "SymInt" into text.*parameter "count"/
