@@ -18,7 +18,9 @@ pins a size to a configured one, where eager code rejects every other size too.
 
 from __future__ import annotations
 
+import random as random_module
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from random import random
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 import torch
 from torch import nn
 from torch.export import Dim
+from torch.fx.experimental.proxy_tensor import make_fx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -81,6 +84,21 @@ class CoinSelfCondition(nn.Module):
 
 def no_coin() -> nn.Module:
     return CoinSelfCondition(coin=False)
+
+
+def traced_linear_counts(module: Callable[[], nn.Module], seeds: Sequence[int] = (0, 1)) -> set[int]:
+    """The number of linear layers in make_fx's graph, traced once per ``random`` seed.
+
+    One count per seed side: the trace ran ``random()`` once and kept the branch it chose.
+    """
+    counts = set()
+    for seed in seeds:
+        random_module.seed(seed)
+        model = module()
+        gm = make_fx(lambda x: model(x), tracing_mode="symbolic",
+                     _allow_non_fake_inputs=True)(torch.rand(2, 4))
+        counts.add(sum(1 for node in gm.graph.nodes if node.target is torch.ops.aten.addmm.default))
+    return counts
 
 
 class ImageSizeCheck(nn.Module):
@@ -202,6 +220,9 @@ def main() -> int:
                 mark = "" if expected in result else f"   <-- expected {expected}"
                 failed += bool(mark)
                 print(f"   {name} {tracer}: {result}{mark}")
+    for module in (CoinSelfCondition, no_coin):
+        counts = traced_linear_counts(module)
+        print(f"   {module.__name__} make_fx, random seeds 0 and 1: linear layers {sorted(counts)}")
     return 1 if failed else 0
 
 

@@ -53,3 +53,10 @@ def test_every_reduced_case_gives_its_recorded_result() -> None:
         results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
         for tracer, expected in case.expected.items():
             assert expected in results[tracer], (case.module, tracer, results[tracer])
+
+
+@pytest.mark.slow
+def test_the_coin_is_baked_into_the_trace() -> None:
+    # seeds 0 and 1 put random() on either side of 0.5: one graph each, unlike the control
+    assert len(sites.traced_linear_counts(sites.CoinSelfCondition)) == 2
+    assert len(sites.traced_linear_counts(sites.no_coin)) == 1
