@@ -163,8 +163,8 @@ CANDIDATE_CHUNKS = Case(CandidateChunks, lambda: _images(2), _batch, lambda: _im
                          "compile": "frames=2"})
 CANDIDATES_CONTROL = Case(CandidatesAtOnce, lambda: _images(2), _batch, lambda: _images(3),
                           {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
-# make_fx and export run random() once and keep the branch it chose; dynamo refuses it
-# under fullgraph.  Neither is visible to a shape check: the result is the graph.
+# make_fx and export run random() once and keep the branch it chose (traced_linear_counts
+# shows it for make_fx); dynamo refuses the call under fullgraph.
 COIN = Case(CoinSelfCondition, lambda: _features(2), _batch, lambda: _features(3),
             {"compile": "Attempted to call function marked as skipped"})
 COIN_CONTROL = Case(no_coin, lambda: _features(2), _batch, lambda: _features(3),
