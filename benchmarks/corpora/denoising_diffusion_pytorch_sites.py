@@ -27,7 +27,7 @@ from typing import Any
 
 import torch
 from torch import nn
-from torch.export import Dim
+from torch.export import Dim, export
 from torch.fx.experimental.proxy_tensor import make_fx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -86,18 +86,25 @@ def no_coin() -> nn.Module:
     return CoinSelfCondition(coin=False)
 
 
-def traced_linear_counts(module: Callable[[], nn.Module], seeds: Sequence[int] = (0, 1)) -> set[int]:
-    """The number of linear layers in make_fx's graph, traced once per ``random`` seed.
+def traced_linear_counts(module: Callable[[], nn.Module], tracer: str = "make_fx",
+                         seeds: Sequence[int] = (0, 1)) -> set[int]:
+    """The number of linear layers in the traced graph, traced once per ``random`` seed.
 
     One count per seed side: the trace ran ``random()`` once and kept the branch it chose.
+    export puts the ``no_grad`` pass in a nested graph, so nested graphs count too.
     """
     counts = set()
     for seed in seeds:
         random_module.seed(seed)
         model = module()
-        gm = make_fx(lambda x: model(x), tracing_mode="symbolic",
-                     _allow_non_fake_inputs=True)(torch.rand(2, 4))
-        counts.add(sum(1 for node in gm.graph.nodes if node.target is torch.ops.aten.addmm.default))
+        if tracer == "make_fx":
+            gm = make_fx(lambda x: model(x), tracing_mode="symbolic",
+                         _allow_non_fake_inputs=True)(torch.rand(2, 4))
+        else:
+            gm = export(model, (torch.rand(2, 4),), strict=False).graph_module
+        counts.add(sum(1 for graph in gm.modules() if isinstance(graph, torch.fx.GraphModule)
+                       for node in graph.graph.nodes if node.target is torch.ops.aten.addmm.default
+                       or node.target is torch.ops.aten.linear.default))
     return counts
 
 
@@ -164,7 +171,7 @@ CANDIDATE_CHUNKS = Case(CandidateChunks, lambda: _images(2), _batch, lambda: _im
 CANDIDATES_CONTROL = Case(CandidatesAtOnce, lambda: _images(2), _batch, lambda: _images(3),
                           {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
 # make_fx and export run random() once and keep the branch it chose (traced_linear_counts
-# shows it for make_fx); dynamo refuses the call under fullgraph.
+# shows it); dynamo refuses the call under fullgraph.
 COIN = Case(CoinSelfCondition, lambda: _features(2), _batch, lambda: _features(3),
             {"compile": "Attempted to call function marked as skipped"})
 COIN_CONTROL = Case(no_coin, lambda: _features(2), _batch, lambda: _features(3),
@@ -221,8 +228,9 @@ def main() -> int:
                 failed += bool(mark)
                 print(f"   {name} {tracer}: {result}{mark}")
     for module in (CoinSelfCondition, no_coin):
-        counts = traced_linear_counts(module)
-        print(f"   {module.__name__} make_fx, random seeds 0 and 1: linear layers {sorted(counts)}")
+        for tracer in ("make_fx", "export"):
+            counts = traced_linear_counts(module, tracer)
+            print(f"   {module.__name__} {tracer}, random seeds 0 and 1: linear layers {sorted(counts)}")
     return 1 if failed else 0
 
 

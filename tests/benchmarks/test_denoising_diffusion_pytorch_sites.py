@@ -56,7 +56,8 @@ def test_every_reduced_case_gives_its_recorded_result() -> None:
 
 
 @pytest.mark.slow
-def test_the_coin_is_baked_into_the_trace() -> None:
+@pytest.mark.parametrize("tracer", ["make_fx", "export"])
+def test_the_coin_is_baked_into_the_trace(tracer: str) -> None:
     # seeds 0 and 1 put random() on either side of 0.5: one graph each, unlike the control
-    assert len(sites.traced_linear_counts(sites.CoinSelfCondition)) == 2
-    assert len(sites.traced_linear_counts(sites.no_coin)) == 1
+    assert len(sites.traced_linear_counts(sites.CoinSelfCondition, tracer)) == 2
+    assert len(sites.traced_linear_counts(sites.no_coin, tracer)) == 1
