@@ -1,0 +1,238 @@
+"""denoising-diffusion-pytorch 2.3.4 (code not tuned on): the reports of ``proxy-types
+check`` and the runtime failures found by tracing its models, each reduced to the
+library line with the operations that feed it there, traced three ways.
+
+    python benchmarks/corpora/denoising_diffusion_pytorch_sites.py
+
+Needs torch 2.13 only (not the library; the end-to-end traces of its models are
+described in docs/real-world.md).  The test suite runs it only under the ``slow``
+marker (tests/benchmarks/test_denoising_diffusion_pytorch_sites.py).  Prints, per case
+and tracer, what ``vit_pytorch_sites.three_ways`` makes of it: ``ok``,
+``specialized`` (make_fx: a dynamic dimension's symbol replaced by a constant),
+``frames=N`` (torch.compile over two sizes; 2 = recompiled) or the error.
+
+``SITES`` are the reported lines and the runtime failures.  ``EAGER_CHECKS`` are
+specializations that the traces showed but that are no failure: an assertion that
+pins a size to a configured one, where eager code rejects every other size too.
+"""
+
+from __future__ import annotations
+
+import random as random_module
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from random import random
+from typing import Any
+
+import torch
+from torch import nn
+from torch.export import Dim, export
+from torch.fx.experimental.proxy_tensor import make_fx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from benchmarks.corpora.vit_pytorch_sites import Case, Site, three_ways  # noqa: E402
+from benchmarks.corpora.x_transformers_sites import Shapes  # noqa: E402
+
+VERSION = "2.3.4"
+
+
+class CandidateChunks(nn.Module):
+    """xm.py:109: XMWrapper repeats the batch ``candidates`` times and runs the model
+    over ``range(0, total, chunk_size)``, with ``total = batch * candidates``."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch = x.shape[0]
+        repeated = x.repeat_interleave(2, dim=0)
+        total = batch * 2
+        chunk_size = total  # default(max_batch_size, total)
+        losses = []
+        for start in range(0, total, chunk_size):
+            end = min(start + chunk_size, total)
+            losses.append(repeated[start:end].flatten(1).mean(-1, keepdim=True))
+        return torch.cat(losses).reshape(batch, 2).amin(-1).mean()
+
+
+class CandidatesAtOnce(nn.Module):
+    """The control: the same losses without the loop over chunks."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch = x.shape[0]
+        repeated = x.repeat_interleave(2, dim=0)
+        return repeated.flatten(1).mean(-1, keepdim=True).reshape(batch, 2).amin(-1).mean()
+
+
+class CoinSelfCondition(nn.Module):
+    """denoising_diffusion_pytorch.py:810 (and the same line in the 1-D, elucidated,
+    guided and repaint diffusions): self-conditioning half of the time, decided by
+    ``random.random()`` inside the traced loss."""
+
+    def __init__(self, coin: bool = True) -> None:
+        super().__init__()
+        self.model = nn.Linear(4, 4)
+        self.coin = coin
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self_cond = None
+        if self.coin and random() < 0.5:
+            with torch.no_grad():
+                self_cond = self.model(x).detach()
+        out: torch.Tensor = self.model(x if self_cond is None else x + self_cond).mean()
+        return out
+
+
+def no_coin() -> nn.Module:
+    return CoinSelfCondition(coin=False)
+
+
+def traced_linear_counts(module: Callable[[], nn.Module], tracer: str = "make_fx",
+                         seeds: Sequence[int] = (0, 1)) -> set[int]:
+    """The number of linear layers in the traced graph, traced once per ``random`` seed.
+
+    One count per seed side: the trace ran ``random()`` once and kept the branch it chose.
+    export puts the ``no_grad`` pass in a nested graph, so nested graphs count too.
+    """
+    counts = set()
+    for seed in seeds:
+        random_module.seed(seed)
+        model = module()
+        if tracer == "make_fx":
+            gm = make_fx(lambda x: model(x), tracing_mode="symbolic",
+                         _allow_non_fake_inputs=True)(torch.rand(2, 4))
+        else:
+            gm = export(model, (torch.rand(2, 4),), strict=False).graph_module
+        counts.add(sum(1 for graph in gm.modules() if isinstance(graph, torch.fx.GraphModule)
+                       for node in graph.graph.nodes if node.target is torch.ops.aten.addmm.default
+                       or node.target is torch.ops.aten.linear.default))
+    return counts
+
+
+class ImageSizeCheck(nn.Module):
+    """denoising_diffusion_pytorch.py:843-844: height and width asserted equal to the
+    configured ``image_size`` (sizes from a starred ``*img.shape``)."""
+
+    def __init__(self, checked: bool = True) -> None:
+        super().__init__()
+        self.image_size = (16, 16)
+        self.checked = checked
+
+    def forward(self, img: torch.Tensor) -> torch.Tensor:
+        b, c, h, w, device, img_size, = *img.shape, img.device, self.image_size
+        if self.checked:
+            assert h == img_size[0] and w == img_size[1], f"height and width of image must be {img_size}"
+        return img.mean()
+
+
+def image_size_unchecked() -> nn.Module:
+    return ImageSizeCheck(checked=False)
+
+
+class ShapeTupleCheck(nn.Module):
+    """karras_unet.py:566: ``x.shape[1:]`` asserted equal to a tuple of configured sizes."""
+
+    def __init__(self, checked: bool = True) -> None:
+        super().__init__()
+        self.channels, self.image_size = 3, 16
+        self.checked = checked
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.checked:
+            assert x.shape[1:] == (self.channels, self.image_size, self.image_size)
+        return x.mean()
+
+
+def shape_tuple_unchecked() -> nn.Module:
+    return ShapeTupleCheck(checked=False)
+
+
+def _images(b: int, size: int = 16) -> list[Any]:
+    return [torch.rand(b, 3, size, size)]
+
+
+def _batch() -> Shapes:
+    return {0: {0: Dim("b", min=2, max=64)}}
+
+
+def _batch_height_width() -> Shapes:
+    return {0: {0: Dim("b", min=2, max=64), 2: 4 * Dim("hp", min=2, max=16),
+                3: 4 * Dim("wp", min=2, max=16)}}
+
+
+def _features(b: int) -> list[Any]:
+    return [torch.rand(b, 4)]
+
+
+# The loop's bound is a multiple of the batch: make_fx replaces the batch's symbol,
+# export rejects the Dim, compile recompiles for the second batch size.
+CANDIDATE_CHUNKS = Case(CandidateChunks, lambda: _images(2), _batch, lambda: _images(3),
+                        {"make_fx": "specialized", "export": "Constraints violated",
+                         "compile": "frames=2"})
+CANDIDATES_CONTROL = Case(CandidatesAtOnce, lambda: _images(2), _batch, lambda: _images(3),
+                          {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# make_fx and export run random() once and keep the branch it chose (traced_linear_counts
+# shows it); dynamo refuses the call under fullgraph.
+COIN = Case(CoinSelfCondition, lambda: _features(2), _batch, lambda: _features(3),
+            {"compile": "Attempted to call function marked as skipped"})
+COIN_CONTROL = Case(no_coin, lambda: _features(2), _batch, lambda: _features(3),
+                    {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# The second input keeps the configured size: eager code asserts on any other.
+IMAGE_SIZE = Case(ImageSizeCheck, lambda: _images(2), _batch_height_width, lambda: _images(3),
+                  {"make_fx": "specialized", "export": "Constraints violated", "compile": "frames=1"})
+IMAGE_SIZE_CONTROL = Case(image_size_unchecked, lambda: _images(2), _batch_height_width,
+                          lambda: _images(3, 24), {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+SHAPE_TUPLE = Case(ShapeTupleCheck, lambda: _images(2), _batch_height_width, lambda: _images(3),
+                   {"make_fx": "specialized", "export": "Constraints violated", "compile": "frames=1"})
+SHAPE_TUPLE_CONTROL = Case(shape_tuple_unchecked, lambda: _images(2), _batch_height_width,
+                           lambda: _images(3, 24), {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+
+SITES: tuple[Site, ...] = (
+    Site("denoising_diffusion_pytorch/xm.py", 109, "for start in range(0, total, chunk_size):",
+         True, True, "range() over batch * candidates pins the batch size",
+         (CANDIDATE_CHUNKS, CANDIDATES_CONTROL)),
+    # -- runtime failures in the traced models that no setting reports
+    Site("denoising_diffusion_pytorch/denoising_diffusion_pytorch.py", 810,
+         "if self.self_condition and random() < 0.5:", False, True,
+         "random() in the traced loss: make_fx and export bake the coin's side, "
+         "compile(fullgraph) refuses the call", (COIN, COIN_CONTROL)),
+)
+
+EAGER_CHECKS: tuple[Site, ...] = (
+    Site("denoising_diffusion_pytorch/denoising_diffusion_pytorch.py", 844,
+         "assert h == img_size[0] and w == img_size[1], f'height and width of image must be {img_size}'",
+         False, False, "pins height and width to image_size, which eager code asserts",
+         (IMAGE_SIZE, IMAGE_SIZE_CONTROL)),
+    Site("denoising_diffusion_pytorch/karras_unet.py", 566,
+         "assert x.shape[1:] == (self.channels, self.image_size, self.image_size)",
+         False, False, "pins height and width to image_size, which eager code asserts",
+         (SHAPE_TUPLE, SHAPE_TUPLE_CONTROL)),
+)
+
+
+def main() -> int:
+    failed = 0
+    done: set[int] = set()
+    for site in SITES + EAGER_CHECKS:
+        print(f"## {site.file}:{site.line} {'reported' if site.reported else 'not reported'}, "
+              f"{'runtime failure' if site.runtime_failure else 'no runtime failure'}: {site.reason}")
+        for case in site.cases:
+            name = getattr(case.module, "__name__", case.module)
+            if id(case) in done:
+                print(f"   {name}: as above")
+                continue
+            done.add(id(case))
+            results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
+            for tracer, result in results.items():
+                expected = case.expected.get(tracer, "")
+                mark = "" if expected in result else f"   <-- expected {expected}"
+                failed += bool(mark)
+                print(f"   {name} {tracer}: {result}{mark}")
+    for module in (CoinSelfCondition, no_coin):
+        for tracer in ("make_fx", "export"):
+            counts = traced_linear_counts(module, tracer)
+            print(f"   {module.__name__} {tracer}, random seeds 0 and 1: linear layers {sorted(counts)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
