@@ -80,9 +80,8 @@ class ReportGate:
         tree = compat.checked_tree(api)
         if tree is None:  # a mypy without TypeChecker.tree: decided at each call
             return self.decide("", hidden=compat.reports_hidden(api))
-        # Speed trick: a decision costs 9 us (exempt_modules patterns); thunder asks 19,042
-        # times, nearly always in the module asked about last (forgotten at the end of
-        # each module's check). Measured: about 0.17 s a cold thunder run.
+        # Kept for the module's later hooks: the runner reads it to tell a module's
+        # first hook (forgotten at the end of each module's check).
         if tree is not self.checked_tree:
             self.checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
             self.checked_tree = tree

@@ -99,7 +99,7 @@ class ProxyTypesPlugin(Plugin):
         )
         #: Every module of the build by name (set_modules); None before mypy sets it.
         self.build_modules: dict[str, MypyFile] | None = None
-        self.runner = Runner(self, self.config, self.gate, lambda: self._module_start)
+        self.runner = Runner(self.config, self.gate, lambda: self._module_start)
         self.shared = Shared(self.config, self.gate, self.dynamic_fullnames,
                              collectors.recording_arguments(), lambda: self.dynamic,
                              self.lookup_fully_qualified, lambda: self.build_modules, options)
