@@ -304,8 +304,6 @@ def analyzer_modules(semanal: SemanticAnalyzer) -> dict[str, MypyFile]:
 
 #: The semantic analyzer's attribute holding its module (unset before the first).
 ANALYZED_MODULE_ATTRIBUTE = "cur_mod_node"
-#: Reads it, raising AttributeError while it is unset: a C call, for the routing layer.
-ANALYZED_MODULE_GETTER: Callable[[object], MypyFile] = operator.attrgetter(ANALYZED_MODULE_ATTRIBUTE)
 
 
 def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:
