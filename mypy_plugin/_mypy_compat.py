@@ -97,13 +97,6 @@ FEATURES: tuple[Feature, ...] = (
     Feature("hidden-module skipping",
             "checks also run in modules whose errors mypy hides (slower, same output)",
             (("mypy.errors", "Errors", "ignored_files"),)),
-    Feature("leaving hidden modules",
-            "modules whose errors mypy hides ask the plugin about every call they check "
-            "(slower, same output)",
-            (("mypy.checker", "TypeChecker", "plugin"),
-             ("mypy.checker", "TypeChecker", "expr_checker"),
-             ("mypy.checkexpr", "ExpressionChecker", "plugin"),
-             ("mypy.plugin", "ChainedPlugin", "_plugins"))),
     Feature("statement under analysis",
             "cast() and bare `if flag:` checks are off",
             (("mypy.semanal", "SemanticAnalyzer", "statement"),
@@ -276,30 +269,6 @@ def reports_hidden(api: CheckerPluginInterface) -> bool:
     return api.path in api.msg.errors.ignored_files
 
 
-def leave_checked_module(api: CheckerPluginInterface, plugin: Plugin) -> None:
-    """Stop mypy asking ``plugin`` about anything for the rest of this module's check.
-
-    mypy gives each module's checker (``TypeChecker.plugin`` and its expression
-    checker's) the build's chain of plugins; this module's checker gets the same
-    chain without ``plugin``, so its calls no longer reach the plugin.  Other
-    modules keep the whole chain: each has a checker of its own.  Nothing changes
-    where mypy holds its plugins otherwise (the checks then run, only slower).
-    """
-    from mypy.plugin import ChainedPlugin
-
-    if not AVAILABLE["leaving hidden modules"]:
-        return
-    chain = api.plugin  # type: ignore[attr-defined]  # TypeChecker.plugin
-    expressions = api.expr_checker  # type: ignore[attr-defined]
-    if not isinstance(chain, ChainedPlugin) or expressions.plugin is not chain:
-        return
-    # A new chain per module (a list and an object, about 1,500 times on thunder).
-    shortened = ChainedPlugin(chain.options, [other for other in chain._plugins
-                                              if other is not plugin])
-    api.plugin = shortened  # type: ignore[attr-defined]
-    expressions.plugin = shortened
-
-
 def checker_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:
     """Every module of the build, by name (``TypeChecker.modules``); {} without the feature."""
     if not AVAILABLE["loaded modules"]:
@@ -335,8 +304,6 @@ def analyzer_modules(semanal: SemanticAnalyzer) -> dict[str, MypyFile]:
 
 #: The semantic analyzer's attribute holding its module (unset before the first).
 ANALYZED_MODULE_ATTRIBUTE = "cur_mod_node"
-#: Reads it, raising AttributeError while it is unset: a C call, for the routing layer.
-ANALYZED_MODULE_GETTER: Callable[[object], MypyFile] = operator.attrgetter(ANALYZED_MODULE_ATTRIBUTE)
 
 
 def analyzed_module(semanal: SemanticAnalyzer) -> MypyFile | None:

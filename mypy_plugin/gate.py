@@ -61,11 +61,6 @@ class ReportGate:
         self._analyzed: dict[tuple[str, str], tuple[MypyFile | None, VerdictName]] = {}
         #: The semantic analyzer the last analysis hook ran in (one for a whole build).
         self.analyzer: SemanticAnalyzer | None = None
-        #: The module the analyzer was last found in if it gets no reports, else None:
-        #: the type-analysis lookup answers None there without asking (main.py).
-        self.unreported_tree: MypyFile | None = None
-        self._analyzed_tree: MypyFile | None = None
-        self._analyzed_reported = True
 
     def decide(self, module: str, *, hidden: bool) -> VerdictName:
         """The rule itself: hidden by mypy, else exempt by the settings, else reported."""
@@ -80,9 +75,8 @@ class ReportGate:
         tree = compat.checked_tree(api)
         if tree is None:  # a mypy without TypeChecker.tree: decided at each call
             return self.decide("", hidden=compat.reports_hidden(api))
-        # Speed trick: a decision costs 9 us (exempt_modules patterns); thunder asks 19,042
-        # times, nearly always in the module asked about last (forgotten at the end of
-        # each module's check). Measured: about 0.17 s a cold thunder run.
+        # Kept for the module's later hooks: the runner reads it to tell a module's
+        # first hook (forgotten at the end of each module's check).
         if tree is not self.checked_tree:
             self.checked_verdict = self.decide(tree.fullname, hidden=compat.reports_hidden(api))
             self.checked_tree = tree
@@ -115,15 +109,6 @@ class ReportGate:
         semanal = self.analyzer
         if semanal is None:
             return True
-        # compat.analyzed_module without a call: asked for every number annotation
-        tree: MypyFile | None = getattr(semanal, compat.ANALYZED_MODULE_ATTRIBUTE, None)
-        if tree is None:
+        if compat.analyzed_module(semanal) is None:
             return True
-        # Speed trick: asked ~35k times a cold torch-refs run, nearly always in the module
-        # asked about last. Measured: 35,004 questions, 2,209 answers worked out; 0.37
-        # instead of 0.99 us a question.
-        if tree is not self._analyzed_tree:
-            self._analyzed_reported = self.in_analyzer(semanal) == Verdict.REPORTED
-            self._analyzed_tree = tree
-            self.unreported_tree = None if self._analyzed_reported else tree
-        return self._analyzed_reported
+        return self.in_analyzer(semanal) == Verdict.REPORTED

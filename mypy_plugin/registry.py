@@ -14,8 +14,6 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from . import _mypy_compat as compat
-from .gate import ReportGate
 from .hooks import Env, Hook, HookKind, Shared
 
 #: The check modules, by name under ``mypy_plugin.checks``.  Imported on the first
@@ -105,10 +103,8 @@ class HookTable:
 class HooksByName(dict[str, Any]):
     """One kind's hooks by name; a name's hook is built the first time mypy asks.
 
-    Speed trick: mypy asks before every call it checks (263k times on thunder) and
-    keeps no answer; installed in place of the lookup method (its bound ``get``-like
-    ``__getitem__``), a repeated question runs no Python code at all.
-    Measured: thunder cold, lookups running Python 528k -> 72k (docs/performance.md).
+    Speed trick: a repeated question runs no Python code; saves 2.5% of a cold quick
+    run (measured 2026-12-03, docs/performance.md).
     """
 
     def __init__(self, lookup: Callable[[str], Any], name: str,
@@ -133,19 +129,18 @@ class TypeHooksByName(dict[str, Any]):
     checks list (``wanted``) depends on more than the name: those are asked every
     time, the others once, of ``other`` (None for nearly all of them).
 
-    Speed trick: mypy asks about every name of every annotation (211k times a
-    torch-refs run). Measured: torch-refs cold 1.054x -> 1.025x (docs/performance.md).
+    Speed trick: mypy asks about every name of every annotation; saves 11% of a cold
+    quick run (measured 2026-12-03, docs/performance.md).
     """
 
     def __init__(self, wanted: Callable[[], frozenset[str]], lookup: Callable[[str], Any],
-                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None],
-                 gate: ReportGate) -> None:
+                 other: Callable[[str], Any], failed: Callable[[str, str, Exception], None]
+                 ) -> None:
         super().__init__()
         self._wanted = wanted
         self.lookup = lookup
         self.other = other
         self.failed = failed
-        self.gate = gate
 
     @cached_property
     def wanted(self) -> frozenset[str]:
@@ -153,15 +148,6 @@ class TypeHooksByName(dict[str, Any]):
 
     def __missing__(self, fullname: str) -> Any:
         if fullname in self.wanted:
-            # Speed trick: torch's and typeshed's annotations, nearly all of them (41,000
-            # on thunder), where the analyzer's module gets no reports: answered without
-            # a call. Measured: thunder, these lookups 2.57 M -> 1.25 M bytecodes.
-            gate = self.gate
-            try:
-                if _analyzed_module(gate.analyzer) is gate.unreported_tree:
-                    return None
-            except AttributeError:  # no analyzer seen yet, or it is in no module yet
-                pass
             try:
                 return self.lookup(fullname)
             except Exception as error:
@@ -172,7 +158,4 @@ class TypeHooksByName(dict[str, Any]):
             self[fullname] = None
         return answer
 
-
-#: The analyzer's module, read without a Python call (see TypeHooksByName).
-_analyzed_module = compat.ANALYZED_MODULE_GETTER
 

@@ -37,7 +37,7 @@ from .context import current_module
 from .kinds import GUARDED, OWN, SILENT, TORCH, Dynamic
 from .literals import is_number_literal
 from .flow import STATIC, Evaluator, Flow, FlowTooLarge, FlowValue, FunctionFacts
-from .subclasses import TOO_GENERAL_MODULES, DynamicSubclasses
+from .subclasses import DynamicSubclasses
 from .reaching import Assigned
 
 if TYPE_CHECKING:
@@ -84,7 +84,6 @@ class DynamicClasses:
         self.literals_static = _LITERAL_CLASSES.isdisjoint(fullnames)
         #: Traced functions and tensor sizes (set by the plugin from its settings).
         self.flow: FlowAnalysis | None = None
-        self._by_class: dict[TypeInfo, tuple[list[TypeInfo], bool]] = {}
         self.subclasses = DynamicSubclasses(self)
 
     @property
@@ -93,31 +92,9 @@ class DynamicClasses:
         flow = self.flow
         return flow is not None and (flow.symbolic_shapes or flow.traces_functions)
 
-    def plainly_static(self, typ: Type) -> bool:
-        """True if ``typ``, by itself, holds no dynamic number, declared or as a base
-        class: no class in it but static ones of the standard library (``int``,
-        ``str``, ``None``...), or no class at all (``Any`` is for ``include_top``)."""
-        proper = get_proper_type(typ)
-        if isinstance(proper, Instance):
-            info = proper.type
-            return info.module_name in TOO_GENERAL_MODULES and not self.is_dynamic_class(info)
-        if isinstance(proper, UnionType):
-            return all(map(self.plainly_static, proper.items))
-        return not isinstance(proper, TypeVarType)
-
     def is_dynamic_class(self, info: TypeInfo) -> bool:
         """True if ``info`` is a dynamic class or derives from one."""
-        # Speed trick: asked for the class of nearly every value a check sees (thunder:
-        # 15,000 times, one generator over the MRO each).  Kept per class with the MRO
-        # list it was worked out from: mypy replaces the list when it works it out again.
-        # Measured: thunder, 0.64 M -> 0.40 M bytecodes.
-        mro = info.mro
-        known = self._by_class.get(info)
-        if known is not None and known[0] is mro:
-            return known[1]
-        answer = any(base.fullname in self.fullnames for base in mro)
-        self._by_class[info] = (mro, answer)
-        return answer
+        return any(base.fullname in self.fullnames for base in info.mro)
 
     def describe_base(
         self,
@@ -132,11 +109,6 @@ class DynamicClasses:
 
         ``complete`` is False while the semantic analyzer is still inside ``current``.
         """
-        proper = get_proper_type(typ)
-        # Speed trick: the usual case, without a closure and a walk through members.
-        # Measured: thunder, this and describe() 1.21 M -> 0.92 M bytecodes.
-        if isinstance(proper, Instance):
-            return self._as_base(proper, modules, current, where, complete)
 
         def dynamic(member: ProperType) -> Dynamic | None:
             if not isinstance(member, Instance):
@@ -168,10 +140,6 @@ class DynamicClasses:
         where: Callable[[TypeInfo], bool] | None = None,
     ) -> Dynamic | None:
         """The dynamic number ``typ`` may hold (by its declared type), or None."""
-        proper = get_proper_type(typ)
-        if isinstance(proper, Instance):  # the usual case (see describe_base)
-            return self._declared(proper, include_top, where)
-
         def dynamic(member: ProperType) -> Dynamic | None:
             if isinstance(member, Instance):
                 return self._declared(member, include_top, where)
@@ -318,11 +286,6 @@ def dynamic_in_expression(
         return None
     if types is None:
         types = _types_of(api, expr, checked) if expr is not None else []
-    if not include_top and not (follow_flows and expr is not None and dynamic.flows_anywhere) \
-            and all(map(dynamic.plainly_static, types)):
-        # Speed trick: most values are builtins (an int, a str, None), for which no
-        # source can find anything.  Measured: thunder, hooks 10.7 M -> 8.7 M bytecodes.
-        return None
     site = _Site(api, dynamic, lookup)
     found = None
     for typ in types:

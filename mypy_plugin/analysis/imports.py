@@ -80,27 +80,15 @@ class MissingModules:
         self.packages = frozenset(self.defining_under)
         # Modules already reported on, each with the tree it was reported for.
         self._reported: dict[str, MypyFile] = {}
-        # Speed trick: what depends on the name alone, kept by name (thunder asks
-        # 10,000 times, mostly about the same few torch modules); whether a module is
-        # in the build is asked afresh each time, as a daemon's build changes in place.
-        # Measured: thunder, 1.01 M -> 0.78 M bytecodes.
-        self._prefixes: dict[str, tuple[str, ...]] = {}
-        self._module_of_name: dict[str, str | None] = {}
 
     def missing(self, module: str, modules: dict[str, MypyFile]) -> str | None:
         """The package of ``module`` (or itself) that defines dynamic classes and is not
         in the build, or None."""
         defining = self.defining_under.get(module.partition(".")[0])
-        # Speed trick: nearly always every defining module of the package is in the
-        # build (torch, thunder), and then nothing under it is missing: asked in C.
-        # Measured: thunder, MissingModules 1.13 M -> 0.60 M bytecodes.
-        if defining is None or all(map(modules.__contains__, defining)):
+        if defining is None:
             return None
-        prefixes = self._prefixes.get(module)
-        if prefixes is None:
-            parts = module.split(".")
-            prefixes = self._prefixes[module] = tuple(
-                ".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        parts = module.split(".")
+        prefixes = tuple(".".join(parts[:end]) for end in range(1, len(parts) + 1))
         for index, prefix in enumerate(prefixes):
             if prefix in modules or self._has_module_under(prefix, prefixes[index + 1:],
                                                            defining, modules):
@@ -125,11 +113,7 @@ class MissingModules:
         """
         if modules is None:
             return None
-        prefix = fullname.rpartition(".")[0]
-        try:
-            module = self._module_of_name[prefix]
-        except KeyError:
-            module = self._module_of_name[prefix] = self._package_module(fullname)
+        module = self._package_module(fullname)
         return None if module is None else self.missing(module, modules)
 
     def _package_module(self, fullname: str) -> str | None:

@@ -141,13 +141,6 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
     if target is None:
         return
     sites = env.state(call_site_env)
-    if not sites.dynamic.flows_anywhere and not any(
-            dynamic_in_expression(api, actual, sites.dynamic, CHECKED) is not None
-            for actuals in ctx.args for actual in actuals):
-        # Speed trick: without flows only declared types make arguments dynamic, which
-        # is cheaper to ask than a summary (a parse of the callee's file) for nearly
-        # every call.
-        return
     modules = compat.checker_modules(api)
     summary = sites.summaries.summary(target, modules)
     if not summary:

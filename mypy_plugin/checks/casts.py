@@ -21,7 +21,6 @@ from mypy.nodes import (
     Expression,
     FuncDef,
     MemberExpr,
-    MypyFile,
     Node,
     OpExpr,
     OverloadedFuncDef,
@@ -41,15 +40,9 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..constants import STATIC_NUMBER_CLASSES
 from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression
-from ..analysis.context import current_module
 from ..analysis.semanal import semantic_analyzer
-from ..gate import ReportGate
-from ..analysis.imports import imports_of
 from ..analysis.walk import walk
 from ..hooks import TYPE_ANALYZE, Env, Hook
-
-#: Modules that define cast(): importing one of them, or any name "cast", may bring it in.
-_CAST_MODULES = frozenset({"typing", "typing_extensions"})
 
 _UNION_FORMS = frozenset(
     {"typing.Optional", "typing.Union", "typing_extensions.Optional", "typing_extensions.Union"}
@@ -66,36 +59,16 @@ _COMPARISON_SYMBOLS = frozenset(
 class CastChecker:
     """The type-analysis hook for static number classes, reporting casts onto them."""
 
-    def __init__(self, gate: ReportGate, dynamic: DynamicClasses) -> None:
+    def __init__(self, dynamic: DynamicClasses) -> None:
         self.dynamic = dynamic
-        self.gate = gate
         # The calls in the statement seen last: the hook runs once per target class
         # name, all while the analyzer is in the same statement.
         self._statement: Node | None = None
         self._calls: list[CallExpr] = []
-        self._imports_cast: dict[str, tuple[MypyFile, bool]] = {}
 
     def wants(self, fullname: str) -> bool:
-        """True if ``fullname`` is a static number class whose analysis we watch.
-
-        Not in a module that cannot call cast(): most modules, whose number
-        annotations mypy then analyzes without the plugin re-entering it.
-        """
-        if fullname not in STATIC_NUMBER_CLASSES:
-            return False
-        tree = current_module(self.gate.analyzer)
-        return tree is None or self._module_imports_cast(tree)
-
-    def _module_imports_cast(self, tree: MypyFile) -> bool:
-        """True if an import anywhere in ``tree`` may bind cast(), answered once per tree.
-
-        Speed trick: no cast hook where cast() cannot be called. Measured: cast
-        hook calls on thunder 2,888 -> 382 (docs/performance.md).
-        """
-        cached = self._imports_cast.get(tree.fullname)
-        if cached is None or cached[0] is not tree:
-            cached = self._imports_cast[tree.fullname] = (tree, _imports_cast(tree))
-        return cached[1]
+        """True if ``fullname`` is a static number class whose analysis we watch."""
+        return fullname in STATIC_NUMBER_CLASSES
 
     def check(self, ctx: AnalyzeTypeContext) -> None:
         """Report the cast whose target ``ctx.type`` is, if it casts a dynamic number.
@@ -136,14 +109,6 @@ class CastChecker:
         return None
 
 
-def _imports_cast(tree: MypyFile) -> bool:
-    """True if one of ``tree``'s imports (function-level ones included) may bind cast()."""
-    imports = imports_of(tree)
-    # Any module's "cast": it may re-export typing.cast.
-    return imports.star or "cast" in imports.names or not _CAST_MODULES.isdisjoint(
-        imports.imported_modules)
-
-
 def _union_items(semanal: SemanticAnalyzer, target: Type) -> list[Type]:
     """Top-level members of a not yet analyzed cast target (``int | None`` -> int, None)."""
     if isinstance(target, UnionType):
@@ -179,7 +144,7 @@ def _static_targets(semanal: SemanticAnalyzer, target: Type, analyzing: UnboundT
 
 
 def _checker(env: Env) -> CastChecker:
-    return CastChecker(env.gate, env.dynamic)
+    return CastChecker(env.dynamic)
 
 
 def _wanted(env: Env) -> bool:

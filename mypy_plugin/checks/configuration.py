@@ -8,11 +8,9 @@ some trial checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-from mypy.nodes import Context, MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Context, TypeAlias, TypeInfo
 from mypy.plugin import FunctionContext
 
 from .. import errors
@@ -45,52 +43,28 @@ HOOKS = (Hook(FUNCTION, names=lambda shared: isinstance_functions(shared.config)
               runs=RUNS_WHERE_VISIBLE, when=_configures_classes),)
 
 
-class _Reports:
-    """The reports about configured names for each module tree, worked out once per tree.
-
-    Speed trick. Measured on thunder-0.2.6: 3,646 questions, 113 worked out (44 us each).
-    """
-
-    def __init__(self, env: Env) -> None:
-        self.env = env
-        self.configured = _configured_classes(env.config)
-        # Keyed by name, checked against the tree: the same in every worker.
-        self.by_module: dict[str, tuple[MypyFile, int, list[Callable[[Any], None]]]] = {}
-
-    def of(self, tree: MypyFile) -> list[Callable[[Any], None]]:
-        cached = self.by_module.get(tree.fullname)
-        if cached is not None and cached[0] is tree and cached[1] == len(tree.imports):
-            return cached[2]
-        # Only modules this one imports: they are loaded in every worker (mypy -n).
-        visible = imports_of(tree).modules | {tree.fullname}
-        first_line = Context(line=1, column=0)
-        config_file = self.env.config.config_file
-        shared = self.env.shared
-        reports: list[Callable[[Any], None]] = []
-        for setting, name in self.configured:
-            module = name.rpartition(".")[0]
-            modules = shared.build_modules()
-            if modules is None or module not in modules or module not in visible:
-                continue  # not part of this build (inert) or not imported here
-            symbol = shared.lookup_fully_qualified(name)
-            if symbol is None:
-                reports.append(partial(errors.no_such_class, context=first_line,
-                                       config_file=config_file, name=name, setting=setting))
-                continue
-            node = symbol.node
-            if node is None or isinstance(node, (TypeInfo, TypeAlias)):
-                continue
-            kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
-            reports.append(partial(errors.not_a_class, context=first_line,
-                                   config_file=config_file, name=name, kind=kind,
-                                   setting=setting))
-        self.by_module[tree.fullname] = (tree, len(tree.imports), reports)
-        return reports
-
-
 def check(ctx: FunctionContext, env: Env) -> None:
     tree = current_module(ctx.api)
     if tree is None:
         return
-    for report in env.state(_Reports).of(tree):
-        report(ctx.api)
+    # Only modules this one imports: they are loaded in every worker (mypy -n).
+    visible = imports_of(tree).modules | {tree.fullname}
+    first_line = Context(line=1, column=0)
+    config_file = env.config.config_file
+    shared = env.shared
+    for setting, name in _configured_classes(env.config):
+        module = name.rpartition(".")[0]
+        modules = shared.build_modules()
+        if modules is None or module not in modules or module not in visible:
+            continue  # not part of this build (inert) or not imported here
+        symbol = shared.lookup_fully_qualified(name)
+        if symbol is None:
+            errors.no_such_class(ctx.api, context=first_line, config_file=config_file,
+                                 name=name, setting=setting)
+            continue
+        node = symbol.node
+        if node is None or isinstance(node, (TypeInfo, TypeAlias)):
+            continue
+        kind = _KIND_NAMES.get(type(node).__name__, type(node).__name__)
+        errors.not_a_class(ctx.api, context=first_line, config_file=config_file, name=name,
+                           kind=kind, setting=setting)

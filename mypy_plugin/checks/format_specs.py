@@ -13,7 +13,6 @@ mypy's parser turns each replacement field into ``"{:{}}".format(value, spec)``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from string import Formatter
 from typing import NamedTuple, Optional, Union
 
@@ -60,9 +59,6 @@ class Field(NamedTuple):
 F_STRING_TEMPLATES = frozenset({"{:{}}", "{!r:{}}", "{!s:{}}", "{!a:{}}"})
 
 
-# Speed trick: f-strings give a handful of templates ("{:{}}", "{!r:{}}"...).
-# Measured: a cold thunder run, 2,975 hits and 7 misses.
-@lru_cache(maxsize=512)
 def formatted_fields(template: str) -> tuple[Field, ...]:
     """The fields of ``template`` that format an argument (its ``__format__``, or its
     text with a conversion, ``converted``).

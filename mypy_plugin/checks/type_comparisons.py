@@ -3,9 +3,8 @@
 The type of a dynamic number is never a static number class, so such a test
 sends it down the "not a number" branch exactly like ``isinstance``.  No hook
 sees an ``is`` comparison: the ``builtins.type`` function hook finds the
-comparison its call stands in by walking the innermost function around it (each
-function once), or outside functions the enclosing top-level statement (each
-statement once per module tree, as the condition check does).
+comparison its call stands in by walking the innermost function around it, or
+outside functions the module's top-level statements, once the value is found dynamic.
 """
 
 from __future__ import annotations
@@ -17,10 +16,9 @@ from mypy.nodes import (
     CallExpr,
     ComparisonExpr,
     Expression,
-    FuncDef,
     ListExpr,
-    MypyFile,
     SetExpr,
+    Statement,
     TupleExpr,
 )
 from mypy.plugin import FunctionContext
@@ -35,7 +33,7 @@ from ..analysis.dynamic import (
     expression_type,
 )
 from ..config import ProxyTypesConfig
-from ..analysis.walk import StatementLines, everywhere, walk
+from ..analysis.walk import everywhere, walk
 from ..constants import STATIC_NUMBER_CLASSES, TYPE_FUNCTION
 from ..analysis.classes import checked_classes, is_dynamic_class, python_type_of_value
 from ..hooks import FUNCTION, Env, Hook
@@ -45,106 +43,29 @@ _IDENTITY = frozenset({"is", "is not", "==", "!="})
 _MEMBERSHIP = frozenset({"in", "not in"})
 
 
-class _Comparisons:
-    """Where each call of one module tree stands as a comparison operand, found on demand.
-
-    Each top-level statement is walked once, the first time a ``type()`` call
-    in its lines asks; the answer is then one dict lookup per call.
-    """
-
-    def __init__(self, tree: MypyFile) -> None:
-        self.tree = tree
-        # The statement list as walked (a daemon's merge of a new parse replaces it).
-        self.defs = tree.defs
-        self.statement_count = len(tree.defs)
-        self.lines = StatementLines(tree.defs)
-        self._walked: set[int] = set()
-        #: id of a call -> (the comparison, its operator, the other operand)
-        self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
-
-    def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
-        for index in self.lines.holding(call.line):
-            if index not in self._walked:
-                self._walk(index)
-        return self._operands.get(id(call))
-
-    def _walk(self, index: int) -> None:
-        self._walked.add(index)
-        for node in walk(self.tree.defs[index], everywhere):
-            if isinstance(node, ComparisonExpr):
-                self._index(node)
-
-    def _index(self, comparison: ComparisonExpr) -> None:
-        _index_operands(comparison, self._operands)
-
-
-def _index_operands(comparison: ComparisonExpr,
-                    operands_by_call: dict[int, tuple[ComparisonExpr, str, Expression]]) -> None:
-    """Record each call that is an operand of ``comparison``: the comparison, its
-    operator and the other operand (a call on the right only for identity tests)."""
-    operands = comparison.operands
-    for position, operator in enumerate(comparison.operators):
-        left, right = operands[position], operands[position + 1]
-        if isinstance(left, CallExpr):
-            operands_by_call.setdefault(id(left), (comparison, operator, right))
-        if isinstance(right, CallExpr) and operator in _IDENTITY:
-            operands_by_call.setdefault(id(right), (comparison, operator, left))
-
-
-class _FunctionComparisons:
-    """Where each call of one function stands as a comparison operand (its arguments'
-    defaults and nested functions included)."""
-
-    def __init__(self, function: FuncDef) -> None:
-        self.function = function
-        self.body = function.body  # a daemon's merge of a new parse replaces it
-        self._operands: dict[int, tuple[ComparisonExpr, str, Expression]] = {}
-        for node in walk(function, everywhere):
-            if isinstance(node, ComparisonExpr):
-                _index_operands(node, self._operands)
-
-    def operand_of(self, call: CallExpr) -> tuple[ComparisonExpr, str, Expression] | None:
-        return self._operands.get(id(call))
-
-
-class TypeComparisons:
-    """Per-function (or, outside functions, per-module) index of comparison operands,
-    rebuilt when mypy hands over a new tree or function body.
-
-    Speed trick: each ``type(x)`` call would walk the module; then each walked the
-    top-level statement around it (a whole class for a method).
-    Measured: thunder, the type() checks 1.01 M -> 0.80 M bytecodes.
-    """
-
-    def __init__(self) -> None:
-        self._by_module: dict[str, _Comparisons] = {}
-        self._by_function: dict[int, _FunctionComparisons] = {}
-
-    def operand_of(
-        self, tree: MypyFile, call: CallExpr, functions: Sequence[FuncDef] = ()
-    ) -> tuple[ComparisonExpr, str, Expression] | None:
-        """The comparison ``call`` is an operand of, its operator and the other operand.
-
-        ``functions``: those around the call, outermost first (none: module level).
-        """
-        if functions:
-            function = functions[-1]
-            known = self._by_function.get(id(function))
-            if known is None or known.function is not function or known.body is not function.body:
-                known = self._by_function[id(function)] = _FunctionComparisons(function)
-            return known.operand_of(call)
-        module = self._by_module.get(tree.fullname)
-        if module is None or module.tree is not tree or module.defs is not tree.defs \
-                or module.statement_count != len(tree.defs):
-            module = self._by_module[tree.fullname] = _Comparisons(tree)
-        return module.operand_of(call)
+def _comparison_of(
+    call: CallExpr, statements: Sequence[Statement]
+) -> tuple[ComparisonExpr, str, Expression] | None:
+    """The comparison in ``statements`` that ``call`` is an operand of, its operator and
+    the other operand (a call on the right only for identity tests)."""
+    for statement in statements:
+        for node in walk(statement, everywhere):
+            if not isinstance(node, ComparisonExpr):
+                continue
+            operands = node.operands
+            for position, operator in enumerate(node.operators):
+                left, right = operands[position], operands[position + 1]
+                if left is call:
+                    return node, operator, right
+                if right is call and operator in _IDENTITY:
+                    return node, operator, left
+    return None
 
 
 def check_type_call(
     ctx: FunctionContext,
     config: ProxyTypesConfig,
     dynamic: DynamicClasses,
-    comparisons: TypeComparisons,
 ) -> None:
     """Report ``type(x)`` compared with static number classes when ``x`` may be dynamic."""
     call = ctx.context
@@ -162,7 +83,8 @@ def check_type_call(
                                  include_top=True)
     if found is None:
         return
-    located = comparisons.operand_of(tree, call, compat.enclosing_functions(ctx.api))
+    functions = compat.enclosing_functions(ctx.api)
+    located = _comparison_of(call, [functions[-1]] if functions else tree.defs)
     if located is None:
         return
     comparison, operator, other = located
@@ -197,9 +119,5 @@ def _compared_classes(ctx: FunctionContext, operator: str, other: Expression) ->
 HOOKS = (Hook(FUNCTION, names={TYPE_FUNCTION}),)
 
 
-def _comparisons(env: Env) -> TypeComparisons:
-    return TypeComparisons()
-
-
 def check(ctx: FunctionContext, env: Env) -> None:
-    check_type_call(ctx, env.config, env.dynamic, env.state(_comparisons))
+    check_type_call(ctx, env.config, env.dynamic)
