@@ -177,6 +177,11 @@ def _render(report: Report) -> str:
         return (f'{report.operation}: argument "{subject}" reaches {sink} in {function} ({where}) '
                 f'via {via}, {effect} "{dynamic}"; pass a static number, or make the callee '
                 "accept dynamic numbers")
+    if kind == findings.RANDOM_CALL:
+        return (f"{report.operation}() in traced code is drawn once at trace time: make_fx and "
+                "torch.export bake the value into the traced program, torch.compile"
+                "(fullgraph=True) cannot trace it; use torch.rand / torch.randint (traced as "
+                "graph ops) instead")
     if kind == findings.TENSOR_CONDITION:
         compile_effect = ("torch.compile turns the assert into torch._assert"
                           if report.extra == ("assert",) else
@@ -455,6 +460,11 @@ def tensor_condition(api: CheckerPluginInterface, context: Context, operation: s
     ``operation`` says what is tested (``a tensor comparison``, ``Tensor.any()``)."""
     emit(api, context, Report(_code(outcome), findings.TENSOR_CONDITION, "SymBool", operation,
                               extra=("assert",) if in_assert else ()))
+
+
+def random_call(api: CheckerPluginInterface, context: Context, function: str) -> None:
+    """proxy-specialize: a call of Python's ``random`` in traced code (``random.random``)."""
+    emit(api, context, Report(PROXY_SPECIALIZE.code, findings.RANDOM_CALL, operation=function))
 
 
 def internal_error(

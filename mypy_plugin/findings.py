@@ -38,6 +38,7 @@ INTERNAL_ERROR = "internal-error"  # a check failed; its findings may be missing
 FLOW_TOO_LARGE = "flow-too-large"  # a function too large to follow its flows
 CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the callee
 TENSOR_CONDITION = "tensor-condition"  # tensor data tested for truth in traced code
+RANDOM_CALL = "random-call"  # random.random() in traced code: drawn once, at trace time
 FORMAT_TEXT = "format-text"  # f"{n}", str(n), format(n) of a torch SymInt: no spec
 
 ALL_KINDS: tuple[str, ...] = (

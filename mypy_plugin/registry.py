@@ -38,6 +38,7 @@ CHECKS: list[str] = [
     # Cross-call analysis: calls of functions with Python source, sizes used as ints.
     "call_sites",
     "size_sinks",
+    "random_calls",
 ]
 
 

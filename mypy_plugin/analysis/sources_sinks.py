@@ -125,5 +125,22 @@ TENSOR_DATA_SINK_FUNCTIONS: Final = {
         "torch.compile recompiles for each value)",
 }
 
+#: Calls of Python's ``random`` module in traced code, under ``symbolic_shapes``.
+#: torch 2.13 (tests/runtime/test_random_calls_runtime.py): make_fx(tracing_mode=
+#: "symbolic") and export (strict=False) draw the value once at trace time and bake it
+#: in (``if random() < 0.5:`` keeps the side it took); torch.compile(fullgraph=True)
+#: stops ("Attempted to call function marked as skipped ... Random.random").
+#: ``torch.rand``/``torch.randint`` are graph ops, drawn per call.  Module functions
+#: as mypy resolves them, and ``random.Random`` methods (a seeded instance).
+RANDOM_FUNCTIONS: Final = frozenset(
+    f"random.{name}" for name in (
+        "random", "uniform", "randint", "choice", "choices", "randrange", "gauss",
+        "normalvariate", "shuffle", "sample", "getrandbits", "triangular", "betavariate",
+        "expovariate",
+    )
+)
+RANDOM_METHODS: Final = frozenset(
+    f"random.Random.{name.rpartition('.')[2]}" for name in RANDOM_FUNCTIONS)
+
 #: How many calls deep a summary follows callees (the user's call is not counted).
 MAX_CALL_DEPTH: Final = 4

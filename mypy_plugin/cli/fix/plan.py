@@ -77,6 +77,8 @@ LEFT_FOR_A_HUMAN = {
                              "PROXY_TYPES_DEBUG=1 and report the traceback",
     findings.TENSOR_CONDITION: "tensor data as a condition: rewrite it with torch.where or "
                                "torch.cond, or decide it outside the traced code",
+    findings.RANDOM_CALL: "Python's random in traced code: draw with torch.rand / "
+                          "torch.randint instead",
     findings.FLOW_TOO_LARGE: "a function too large to follow: split it, or leave it out of "
                              "traced_functions",
 }
