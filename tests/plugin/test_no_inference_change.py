@@ -350,7 +350,10 @@ def test_sympys_test_point_line_389_is_among_mypys_own_answers(tmp_path: Path) -
         spec = importlib.util.find_spec("sympy")
         if spec is None or spec.origin is None:
             pytest.skip("sympy is not installed (or set PROXY_TYPES_SYMPY_PATH)")
-        site = str(Path(spec.origin).parents[1])
+        # mypy refuses site-packages in mypy_path: a directory of its own, linking sympy
+        site = str(tmp_path / "sympy-root")
+        Path(site).mkdir()
+        (Path(site) / "sympy").symlink_to(Path(spec.origin).parent, target_is_directory=True)
     target = Path(site) / "sympy" / "geometry" / "tests" / "test_point.py"
     line = 389
     assert "for p in doubles2d:" in target.read_text().splitlines()[line - 1]
