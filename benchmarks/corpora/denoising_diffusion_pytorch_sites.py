@@ -7,9 +7,7 @@ library line with the operations that feed it there, traced three ways.
 Needs torch 2.13 only (not the library; the end-to-end traces of its models are
 described in docs/real-world.md).  The test suite runs it only under the ``slow``
 marker (tests/benchmarks/test_denoising_diffusion_pytorch_sites.py).  Prints, per case
-and tracer, what ``vit_pytorch_sites.three_ways`` makes of it: ``ok``,
-``specialized`` (make_fx: a dynamic dimension's symbol replaced by a constant),
-``frames=N`` (torch.compile over two sizes; 2 = recompiled) or the error.
+and tracer, what ``tracing.three_ways`` makes of it.
 
 ``SITES`` are the reported lines and the runtime failures.  ``EAGER_CHECKS`` are
 specializations that the traces showed but that are no failure: an assertion that
@@ -18,7 +16,6 @@ pins a size to a configured one, where eager code rejects every other size too.
 
 from __future__ import annotations
 
-import random as random_module
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,13 +24,11 @@ from typing import Any
 
 import torch
 from torch import nn
-from torch.export import Dim, export
-from torch.fx.experimental.proxy_tensor import make_fx
+from torch.export import Dim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.corpora.vit_pytorch_sites import Case, Site, three_ways  # noqa: E402
-from benchmarks.corpora.x_transformers_sites import Shapes  # noqa: E402
+from benchmarks.corpora.tracing import Case, Shapes, Site, print_sites, seeded_op_counts  # noqa: E402
 
 VERSION = "2.3.4"
 
@@ -88,24 +83,8 @@ def no_coin() -> nn.Module:
 
 def traced_linear_counts(module: Callable[[], nn.Module], tracer: str = "make_fx",
                          seeds: Sequence[int] = (0, 1)) -> set[int]:
-    """The number of linear layers in the traced graph, traced once per ``random`` seed.
-
-    One count per seed side: the trace ran ``random()`` once and kept the branch it chose.
-    export puts the ``no_grad`` pass in a nested graph, so nested graphs count too.
-    """
-    counts = set()
-    for seed in seeds:
-        random_module.seed(seed)
-        model = module()
-        if tracer == "make_fx":
-            gm = make_fx(lambda x: model(x), tracing_mode="symbolic",
-                         _allow_non_fake_inputs=True)(torch.rand(2, 4))
-        else:
-            gm = export(model, (torch.rand(2, 4),), strict=False).graph_module
-        counts.add(sum(1 for graph in gm.modules() if isinstance(graph, torch.fx.GraphModule)
-                       for node in graph.graph.nodes if node.target is torch.ops.aten.addmm.default
-                       or node.target is torch.ops.aten.linear.default))
-    return counts
+    """The number of linear layers in the traced graph, traced once per ``random`` seed."""
+    return seeded_op_counts(module, lambda: [torch.rand(2, 4)], tracer, seeds)
 
 
 class ImageSizeCheck(nn.Module):
@@ -173,9 +152,9 @@ CANDIDATES_CONTROL = Case(CandidatesAtOnce, lambda: _images(2), _batch, lambda: 
 # make_fx and export run random() once and keep the branch it chose (traced_linear_counts
 # shows it); dynamo refuses the call under fullgraph.
 COIN = Case(CoinSelfCondition, lambda: _features(2), _batch, lambda: _features(3),
-            {"compile": "Attempted to call function marked as skipped"})
+            {"compile": "Attempted to call function marked as skipped"}, baked=True)
 COIN_CONTROL = Case(no_coin, lambda: _features(2), _batch, lambda: _features(3),
-                    {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+                    {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
 # The second input keeps the configured size: eager code asserts on any other.
 IMAGE_SIZE = Case(ImageSizeCheck, lambda: _images(2), _batch_height_width, lambda: _images(3),
                   {"make_fx": "specialized", "export": "Constraints violated", "compile": "frames=1"})
@@ -190,11 +169,26 @@ SITES: tuple[Site, ...] = (
     Site("denoising_diffusion_pytorch/xm.py", 109, "for start in range(0, total, chunk_size):",
          True, True, "range() over batch * candidates pins the batch size",
          (CANDIDATE_CHUNKS, CANDIDATES_CONTROL)),
-    # -- runtime failures in the traced models that no setting reports
+    # random() in the traced loss: missed when first measured, reported since (random-call)
     Site("denoising_diffusion_pytorch/denoising_diffusion_pytorch.py", 810,
-         "if self.self_condition and random() < 0.5:", False, True,
+         "if self.self_condition and random() < 0.5:", True, True,
          "random() in the traced loss: make_fx and export bake the coin's side, "
          "compile(fullgraph) refuses the call", (COIN, COIN_CONTROL)),
+    Site("denoising_diffusion_pytorch/denoising_diffusion_pytorch_1d.py", 716,
+         "if self.self_condition and random() < 0.5:", True, True, "the same line, 1-D",
+         (COIN, COIN_CONTROL)),
+    Site("denoising_diffusion_pytorch/guided_diffusion.py", 734,
+         "if self.self_condition and random() < 0.5:", True, True, "the same line, guided",
+         (COIN, COIN_CONTROL)),
+    Site("denoising_diffusion_pytorch/repaint.py", 849,
+         "if self.self_condition and random() < 0.5:", True, True, "the same line, RePaint",
+         (COIN, COIN_CONTROL)),
+    # -- runtime failures that no setting reports
+    Site("denoising_diffusion_pytorch/elucidated_diffusion.py", 264,
+         "if self.self_condition and random() < 0.5:", False, True,
+         "the same line; missed: mypy defers ElucidatedDiffusion.forward (it cannot type the "
+         "starred unpacking at line 248), and random() in a deferred function is not reported",
+         (COIN, COIN_CONTROL)),
 )
 
 EAGER_CHECKS: tuple[Site, ...] = (
@@ -210,28 +204,7 @@ EAGER_CHECKS: tuple[Site, ...] = (
 
 
 def main() -> int:
-    failed = 0
-    done: set[int] = set()
-    for site in SITES + EAGER_CHECKS:
-        print(f"## {site.file}:{site.line} {'reported' if site.reported else 'not reported'}, "
-              f"{'runtime failure' if site.runtime_failure else 'no runtime failure'}: {site.reason}")
-        for case in site.cases:
-            name = getattr(case.module, "__name__", case.module)
-            if id(case) in done:
-                print(f"   {name}: as above")
-                continue
-            done.add(id(case))
-            results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
-            for tracer, result in results.items():
-                expected = case.expected.get(tracer, "")
-                mark = "" if expected in result else f"   <-- expected {expected}"
-                failed += bool(mark)
-                print(f"   {name} {tracer}: {result}{mark}")
-    for module in (CoinSelfCondition, no_coin):
-        for tracer in ("make_fx", "export"):
-            counts = traced_linear_counts(module, tracer)
-            print(f"   {module.__name__} {tracer}, random seeds 0 and 1: linear layers {sorted(counts)}")
-    return 1 if failed else 0
+    return 1 if print_sites(SITES + EAGER_CHECKS) else 0
 
 
 if __name__ == "__main__":

@@ -7,94 +7,27 @@ the operations that feed it there, traced three ways.
 Needs torch 2.13 only (not vit-pytorch; the end-to-end traces of the
 library's models are described in docs/real-world.md).  The test suite runs it only
 under the ``slow`` marker (tests/benchmarks/test_vit_pytorch_sites.py).  Prints, per
-case and tracer: ``ok``, ``specialized`` (make_fx: a dynamic dimension's symbol
-replaced by a constant), ``frames=N`` (torch.compile over two sizes; 2 = recompiled)
-or the error.  torch.export with a ``Dim`` fails on any guard that does not hold over
-the Dim's whole range.
+case and tracer, what ``tracing.three_ways`` makes of it.
 """
 
 from __future__ import annotations
 
 import functools
+import random
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from random import randrange
 from pathlib import Path
 from typing import Any
 
 import torch
-import torch._dynamo
-import torch._dynamo.testing
 from torch import nn
-from torch.export import Dim, export
-from torch.fx.experimental.proxy_tensor import make_fx
+from torch.export import Dim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.corpora.x_transformers_sites import (  # noqa: E402
-    Shapes,
-    first_line,
-    fixed_dimensions,
-)
+from benchmarks.corpora.tracing import Case, Shapes, Site, print_sites  # noqa: E402
 
 VERSION = "1.26.14"
-
-
-def pinning_guards(gm: torch.fx.GraphModule, dynamic: Shapes) -> list[str]:
-    """Guards ``Eq(expression, constant)`` on a dynamic dimension's symbol.
-
-    sympy cannot solve ``Eq(TruncToInt(0.5*ToFloat(n - 1)), 4)`` for ``n``, so such a
-    guard pins the trace without replacing the symbol (``fixed_dimensions`` misses it).
-    """
-    values = [node.meta.get("val") for node in gm.graph.nodes if node.op == "placeholder"]
-    symbols = set()
-    for index, dims in dynamic.items():
-        for dim in dims:
-            size = values[index].shape[dim]
-            if isinstance(size, torch.SymInt):
-                symbols |= size.node.expr.free_symbols
-    mode = torch._guards.detect_fake_mode(values)
-    if mode is None or mode.shape_env is None:
-        return []
-    pins = []
-    for guard in mode.shape_env.guards:
-        expr = guard.expr
-        if (expr.func.__name__ == "Equality" and (expr.lhs.is_number or expr.rhs.is_number)
-                and expr.free_symbols & symbols):
-            pins.append(str(expr))
-    return pins
-
-
-def three_ways(module: Callable[[], nn.Module], inputs: Sequence[Any], dynamic: Shapes,
-               second: Sequence[Any]) -> dict[str, str]:
-    """What make_fx (symbolic), torch.export (strict=False) and torch.compile make of it."""
-    results: dict[str, str] = {}
-    model = module()
-    try:
-        gm = make_fx(lambda *args: model(*args), tracing_mode="symbolic",
-                     _allow_non_fake_inputs=True)(*inputs)
-        fixed = fixed_dimensions(gm, dynamic)
-        pins = pinning_guards(gm, dynamic)
-        results["make_fx"] = (f"specialized {fixed}" if fixed else f"pinned {pins}" if pins
-                              else "ok")
-    except Exception as error:
-        results["make_fx"] = first_line(error)
-    try:
-        specs = tuple(dynamic.get(index) for index in range(len(inputs)))
-        export(module(), tuple(inputs), dynamic_shapes=specs, strict=False)
-        results["export"] = "ok"
-    except Exception as error:
-        results["export"] = first_line(error)
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()  # the eager backend, counting frames
-    try:
-        compiled = torch.compile(module(), backend=counter, dynamic=True, fullgraph=True)
-        compiled(*inputs)
-        compiled(*second)
-        results["compile"] = f"frames={counter.frame_count}"
-    except Exception as error:
-        results["compile"] = first_line(error)
-    return results
 
 
 # -- the four reports (the same with --preset torch-compile, --preset torch-library and
@@ -196,29 +129,57 @@ def channel_check_control() -> nn.Module:
     return ChannelCheck(checked=False)
 
 
-@dataclass(frozen=True)
-class Case:
-    """A reduced case: the module, its inputs, and what each tracer makes of it."""
+class RandomApply(nn.Module):
+    """dino.py:64 (es_vit.py:91, lejepa.py:110, levjepa.py:87 are the same class): an
+    augmentation applied when ``random.random()`` says so, in ``forward``."""
 
-    module: Callable[[], nn.Module]
-    inputs: Callable[[], list[Any]]
-    dynamic: Callable[[], Shapes]
-    second: Callable[[], list[Any]]
-    #: tracer -> a part of the expected result (``three_ways``).
-    expected: dict[str, str] = field(default_factory=dict)
+    def __init__(self, p: float = 0.5, draw: bool = True) -> None:
+        super().__init__()
+        self.fn = nn.Linear(4, 4)
+        self.p = p
+        self.draw = draw
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.draw and random.random() > self.p:
+            return x
+        out: torch.Tensor = self.fn(x)
+        return out
 
 
-@dataclass(frozen=True)
-class Site:
-    """A line of vit-pytorch: reported, a runtime failure, or both."""
+def always_apply() -> nn.Module:
+    return RandomApply(draw=False)
 
-    file: str
-    line: int
-    code: str  # the line's text in vit-pytorch VERSION, stripped
-    reported: bool  # by the three settings alike
-    runtime_failure: bool
-    reason: str
-    cases: tuple[Case, ...] = ()
+
+def dropout_layers(layers: nn.ModuleList, dropout: float) -> list[nn.Module]:
+    if dropout == 0:
+        return list(layers)
+    num_layers = len(layers)
+    to_drop = torch.zeros(num_layers).uniform_(0., 1.) < dropout
+    # make sure at least one layer makes it
+    if all(to_drop):
+        rand_index = randrange(num_layers)
+        to_drop[rand_index] = False
+    return [layer for (layer, drop) in zip(layers, to_drop) if not drop]
+
+
+class LayerDropout(nn.Module):
+    """cait.py:14-27 (xcit.py:25-38 is the same function): layers dropped by a tensor of
+    uniform draws, truth-tested item by item (``all(to_drop)``, ``if not drop``), then
+    ``randrange(num_layers)`` (cait.py:23) to keep one when all were dropped."""
+
+    def __init__(self, dropout: float = 0.5) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(2))
+        self.dropout = dropout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in dropout_layers(self.layers, self.dropout):
+            x = x + layer(x)
+        return x
+
+
+def no_layer_dropout() -> nn.Module:
+    return LayerDropout(dropout=0.)
 
 
 def _tokens(n: int, b: int = 2) -> list[Any]:
@@ -268,6 +229,24 @@ CHANNELS = Case(ChannelCheck, lambda: _image(8, 12), _image_dims, lambda: _image
 CHANNELS_CONTROL = Case(channel_check_control, lambda: _image(8, 12), _image_dims,
                         lambda: _image(16, 8), {"export": "ok", "compile": "frames=1"})
 
+def _features(b: int) -> list[Any]:
+    return [torch.randn(b, 4)]
+
+
+def _batch() -> Shapes:
+    return {0: {0: Dim("b", min=2, max=32)}}
+
+
+RANDOM_APPLY = Case(RandomApply, lambda: _features(2), _batch, lambda: _features(3),
+                    {"compile": "Attempted to call function marked as skipped"}, baked=True)
+RANDOM_APPLY_CONTROL = Case(always_apply, lambda: _features(2), _batch, lambda: _features(3),
+                            {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
+LAYER_DROPOUT = Case(LayerDropout, lambda: _features(2), _batch, lambda: _features(3),
+                     {"make_fx": "GuardOnDataDependentSymNode", "export": "GuardOnDataDependentSymNode",
+                      "compile": "Data-dependent branching"})
+LAYER_DROPOUT_CONTROL = Case(no_layer_dropout, lambda: _features(2), _batch, lambda: _features(3),
+                             {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+
 SITES: tuple[Site, ...] = (
     Site("vit_pytorch/levjepa.py", 310, "num_keep = max(1, int(total_tokens * (1 - drop_ratio)))",
          True, True, "int() of the token count pins the sequence length", (KEEP_TOKENS, KEEP_TOKENS_CONTROL)),
@@ -284,7 +263,27 @@ SITES: tuple[Site, ...] = (
          "f'all volumes must have {self.channels} channels and number of dimensions of "
          "{self.channels} (channels, frame, height, width)'",
          True, False, "the same, for volumes", (CHANNELS, CHANNELS_CONTROL)),
+    # random in forward: reported since the random-call rule
+    Site("vit_pytorch/dino.py", 64, "if random.random() > self.p:", True, True,
+         "random.random() decides an augmentation in forward: make_fx and export keep one draw, "
+         "compile(fullgraph) refuses the call", (RANDOM_APPLY, RANDOM_APPLY_CONTROL)),
+    Site("vit_pytorch/es_vit.py", 91, "if random.random() > self.p:", True, True,
+         "the same class", (RANDOM_APPLY, RANDOM_APPLY_CONTROL)),
+    Site("vit_pytorch/lejepa.py", 110, "if random.random() > self.p:", True, True,
+         "the same class", (RANDOM_APPLY, RANDOM_APPLY_CONTROL)),
+    Site("vit_pytorch/levjepa.py", 87, "if random.random() > self.p:", True, True,
+         "the same class", (RANDOM_APPLY, RANDOM_APPLY_CONTROL)),
+    Site("vit_pytorch/cait.py", 23, "rand_index = randrange(num_layers)", True, False,
+         "no tracer reaches it: every tracer fails one line earlier, at `if all(to_drop):`",
+         (LAYER_DROPOUT, LAYER_DROPOUT_CONTROL)),
+    Site("vit_pytorch/xcit.py", 34, "rand_index = randrange(num_layers)", True, False,
+         "the same function", (LAYER_DROPOUT, LAYER_DROPOUT_CONTROL)),
     # -- runtime failures in the traced models that no setting reports
+    Site("vit_pytorch/cait.py", 22, "if all(to_drop):", False, True,
+         "all() truth-tests the items of a tensor of draws: data-dependent in every tracer",
+         (LAYER_DROPOUT, LAYER_DROPOUT_CONTROL)),
+    Site("vit_pytorch/xcit.py", 33, "if all(to_drop):", False, True, "the same function",
+         (LAYER_DROPOUT, LAYER_DROPOUT_CONTROL)),
     Site("vit_pytorch/simple_vit_with_patch_dropout.py", 41,
          "num_patches_keep = max(1, int(n * (1 - self.prob)))", False, True,
          "the same int(), on n from `b, n, _, device = *x.shape, x.device`", (STARRED_KEEP,)),
@@ -302,23 +301,7 @@ SITES: tuple[Site, ...] = (
 
 
 def main() -> int:
-    failed = 0
-    done: set[int] = set()
-    for site in SITES:
-        print(f"## {site.file}:{site.line} {'reported' if site.reported else 'missed'}, "
-              f"{'runtime failure' if site.runtime_failure else 'no runtime failure'}: {site.reason}")
-        for case in site.cases:
-            if id(case) in done:
-                print(f"   {getattr(case.module, '__name__', case.module)}: as above")
-                continue
-            done.add(id(case))
-            results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
-            for tracer, result in results.items():
-                expected = case.expected.get(tracer, "")
-                mark = "" if expected in result else f"   <-- expected {expected}"
-                failed += bool(mark)
-                print(f"   {getattr(case.module, '__name__', case.module)} {tracer}: {result}{mark}")
-    return 1 if failed else 0
+    return 1 if print_sites(SITES) else 0
 
 
 if __name__ == "__main__":

@@ -1,77 +1,31 @@
-"""The five reports of ``proxy-types check --preset torch-compile`` on x-transformers 2.31.10,
-each as the reported line with the operations that feed it there, traced three ways.
+"""x-transformers 2.31.10 (code not tuned on): the reports of ``proxy-types check`` and
+the runtime failures found by tracing its models, each reduced to the library line
+with the operations that feed it there, traced three ways (``tracing.three_ways``).
 
     python benchmarks/corpora/x_transformers_sites.py
 
 Needs torch 2.13 only (not x-transformers; the end-to-end traces of the library's
-models are described in docs/real-world.md).  Not run by the test suite.  Prints,
-per case and tracer: ``ok``, ``specialized`` (make_fx: a dynamic dimension's symbol
-replaced by a constant), ``frames=N`` (torch.compile over two sizes; 2 = recompiled)
-or the error.  torch.export with a ``Dim`` fails on any guard that does not hold
-over the Dim's whole range.
+models are described in docs/real-world.md).  The test suite runs it only under the
+``slow`` marker (tests/benchmarks/test_x_transformers_sites.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import sys
+from pathlib import Path
+from random import random, randrange
 from typing import Any
 
 import torch
-import torch._dynamo
-import torch._dynamo.testing
 from torch import nn
-from torch.export import Dim, export
-from torch.fx.experimental.proxy_tensor import make_fx
+from torch.export import Dim
 
-Shapes = dict[int, dict[int, Any]]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from benchmarks.corpora.tracing import Case, Shapes, Site, print_sites  # noqa: E402
 
-def fixed_dimensions(gm: torch.fx.GraphModule, dynamic: Shapes) -> dict[str, object]:
-    """The dynamic dimensions whose symbol the trace replaced by a constant."""
-    values = [node.meta.get("val") for node in gm.graph.nodes if node.op == "placeholder"]
-    fixed: dict[str, object] = {}
-    for index, dims in dynamic.items():
-        for dim in dims:
-            size = values[index].shape[dim]
-            # SymNode.expr applies the ShapeEnv's replacements.
-            if not isinstance(size, torch.SymInt) or size.node.expr.is_number:
-                fixed[f"input {index} dim {dim}"] = int(size)
-    return fixed
-
-
-def first_line(error: Exception) -> str:
-    return f"ERROR {type(error).__name__}: {' | '.join(str(error).splitlines()[:2])[:300]}"
-
-
-def trace_three_ways(name: str, module: Callable[[], nn.Module], inputs: Sequence[torch.Tensor],
-                     dynamic: Shapes, second: Sequence[torch.Tensor]) -> None:
-    results: dict[str, str] = {}
-    model = module()
-    try:
-        gm = make_fx(lambda *args: model(*args), tracing_mode="symbolic")(*inputs)
-        fixed = fixed_dimensions(gm, dynamic)
-        results["make_fx"] = f"specialized {fixed}" if fixed else "ok"
-    except Exception as error:
-        results["make_fx"] = first_line(error)
-    try:
-        specs = tuple(dynamic.get(index) for index in range(len(inputs)))
-        export(module(), tuple(inputs), dynamic_shapes=specs, strict=False)
-        results["export"] = "ok"
-    except Exception as error:
-        results["export"] = first_line(error)
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()  # the eager backend, counting frames
-    try:
-        compiled = torch.compile(module(), backend=counter, dynamic=True, fullgraph=True)
-        compiled(*inputs)
-        compiled(*second)
-        results["compile"] = f"frames={counter.frame_count}"
-    except Exception as error:
-        results["compile"] = first_line(error)
-    print(f"## {name}")
-    for tracer, result in results.items():
-        print(f"   {tracer}: {result}")
+VERSION = "2.31.10"
 
 
 class BeliefPairs(nn.Module):
@@ -121,21 +75,218 @@ class BuiltinMin(nn.Module):
         return seq.new_zeros(min(seq.shape[0], 4) + 1)
 
 
-def main() -> None:
-    n = Dim("n", min=4, max=64)
-    b = Dim("b", min=2, max=32)
-    randn = torch.randn
-    trace_three_ways("belief_state_wrapper.py:347 int(num_pairs * frac)", BeliefPairs,
-                     [randn(2, 8)], {0: {1: n}}, [randn(2, 9)])
-    trace_three_ways("multi_input.py:208 math.ceil(n / mem_every)", CeilPad,
-                     [randn(2, 6, 3)], {0: {1: n}}, [randn(2, 10, 3)])
-    trace_three_ways("recirculation.py:323 range(x.shape[1])", Prefill,
-                     [randn(2, 6, 3)], {0: {1: n}}, [randn(2, 7, 3)])
-    trace_three_ways("xm_latent_decoder.py:284 range(0, total, chunk_size)", Chunks,
-                     [randn(6, 3)], {0: {0: b}}, [randn(10, 3)])
-    trace_three_ways("xm_latent_decoder.py:285 min(total - start, chunk_size)", BuiltinMin,
-                     [randn(6, 3)], {0: {0: b}}, [randn(3, 3)])
+class TokenRange(nn.Module):
+    """discover_wrapper.py:211 (and :214): ``assert (tokens.min() >= 0) and (tokens.max() <
+    num_tokens)``, a tensor comparison used as a condition."""
+
+    def __init__(self, checked: bool = True) -> None:
+        super().__init__()
+        self.checked = checked
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        if self.checked:
+            assert (tokens.min() >= 0) and (tokens.max() < 8)
+        return tokens * 2
+
+
+def token_range_unchecked() -> nn.Module:
+    return TokenRange(checked=False)
+
+
+class LayerDropout(nn.Module):
+    """x_transformers.py:3646: ``if self.training and layer_dropout > 0. and random() <
+    layer_dropout: continue`` in the loop over layers."""
+
+    def __init__(self, layer_dropout: float = 0.5) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(2))
+        self.layer_dropout = layer_dropout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in self.layers:
+            if self.training and self.layer_dropout > 0. and random() < self.layer_dropout:
+                continue
+            x = x + layer(x)
+        return x
+
+
+def no_layer_dropout() -> nn.Module:
+    return LayerDropout(layer_dropout=0.)
+
+
+def sample_prob(prob: float) -> bool:
+    return random() < prob
+
+
+def coin_flip() -> bool:
+    return sample_prob(0.5)
+
+
+class CoinThroughHelpers(nn.Module):
+    """nonautoregressive_wrapper.py:54 (``random() < prob`` in ``sample_prob``, reached
+    through ``coin_flip()`` from ``NonAutoregressiveWrapper.forward``), and
+    xm_latent_decoder.py:237 (``random() < latent_drop_prob`` in the loss itself)."""
+
+    def __init__(self, prob: float = 0.5) -> None:
+        super().__init__()
+        self.net = nn.Linear(4, 4)
+        self.prob = prob
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.prob > 0. and coin_flip():
+            x = self.net(x)
+        out: torch.Tensor = self.net(x)
+        return out
+
+
+def no_coin() -> nn.Module:
+    return CoinThroughHelpers(prob=0.)
+
+
+class RecycleSteps(nn.Module):
+    """x_transformers.py:4541: ``randrange(train_max_recycle_steps) + 1`` recycling steps
+    in training, each a pass of the layers."""
+
+    def __init__(self, max_steps: int = 3) -> None:
+        super().__init__()
+        self.net = nn.Linear(4, 4)
+        self.max_steps = max_steps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        steps = randrange(self.max_steps) + 1 if self.max_steps > 1 else 1
+        for _ in range(steps):
+            x = self.net(x)
+        return x
+
+
+def one_recycle_step() -> nn.Module:
+    return RecycleSteps(max_steps=1)
+
+
+class ActiveLatent(nn.Module):
+    """xm_latent_decoder.py:218-220: ``randrange(num_latents)`` picks the latent (and its
+    winner function) trained this step, then asserts its range."""
+
+    def __init__(self, num_latents: int = 3) -> None:
+        super().__init__()
+        self.heads = nn.ModuleList(nn.Sequential(*[nn.Linear(4, 4)] * (i + 1)) for i in range(3))
+        self.num_latents = num_latents
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        index = randrange(self.num_latents) if self.num_latents > 1 else 0
+        assert 0 <= index < self.num_latents
+        out: torch.Tensor = self.heads[index](x)
+        return out
+
+
+def one_latent() -> nn.Module:
+    return ActiveLatent(num_latents=1)
+
+
+def _seq(n: int, b: int = 2) -> list[Any]:
+    return [torch.randn(b, n, 3)]
+
+
+def _seq_dim() -> Shapes:
+    return {0: {1: Dim("n", min=4, max=64)}}
+
+
+def _batch(b: int) -> list[Any]:
+    return [torch.randn(b, 3)]
+
+
+def _batch_dim() -> Shapes:
+    return {0: {0: Dim("b", min=2, max=32)}}
+
+
+def _features(b: int) -> list[Any]:
+    return [torch.randn(b, 4)]
+
+
+BELIEF_PAIRS = Case(BeliefPairs, lambda: [torch.randn(2, 8)], lambda: {0: {1: Dim("n", min=4, max=64)}},
+                    lambda: [torch.randn(2, 9)],
+                    {"make_fx": "GuardOnDataDependentSymNode", "export": "GuardOnDataDependentSymNode",
+                     "compile": "frames=1"})
+CEIL_PAD = Case(CeilPad, lambda: _seq(6), _seq_dim, lambda: _seq(10),
+                {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+PREFILL = Case(Prefill, lambda: _seq(6), _seq_dim, lambda: _seq(7),
+               {"make_fx": "specialized", "export": "Constraints violated", "compile": "frames=2"})
+CHUNKS = Case(Chunks, lambda: _batch(6), _batch_dim, lambda: _batch(10),
+              {"make_fx": "specialized", "export": "Constraints violated", "compile": "frames=2"})
+BUILTIN_MIN = Case(BuiltinMin, lambda: _batch(6), _batch_dim, lambda: _batch(3),
+                   {"export": "ok", "compile": "frames=1"})
+TOKEN_RANGE = Case(TokenRange, lambda: [torch.randint(0, 8, (2, 6))], _seq_dim,
+                   lambda: [torch.randint(0, 8, (2, 9))],
+                   {"make_fx": "GuardOnDataDependentSymNode", "export": "GuardOnDataDependentSymNode",
+                    "compile": "Data-dependent branching"})
+TOKEN_RANGE_CONTROL = Case(token_range_unchecked, lambda: [torch.randint(0, 8, (2, 6))], _seq_dim,
+                           lambda: [torch.randint(0, 8, (2, 9))],
+                           {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# make_fx and export keep one draw (seeded_op_counts); dynamo refuses random() under
+# fullgraph.  The controls never draw (the `and` stops first).
+LAYER_DROPOUT = Case(LayerDropout, lambda: _features(2), _batch_dim, lambda: _features(3),
+                     {"compile": "Attempted to call function marked as skipped"}, baked=True)
+LAYER_DROPOUT_CONTROL = Case(no_layer_dropout, lambda: _features(2), _batch_dim, lambda: _features(3),
+                             {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
+COIN = Case(CoinThroughHelpers, lambda: _features(2), _batch_dim, lambda: _features(3),
+            {"compile": "Attempted to call function marked as skipped"}, baked=True)
+COIN_CONTROL = Case(no_coin, lambda: _features(2), _batch_dim, lambda: _features(3),
+                    {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
+# dynamo turns randrange()'s value into a graph input, which then cannot size the loop.
+RECYCLE = Case(RecycleSteps, lambda: _features(2), _batch_dim, lambda: _features(3),
+               {"compile": "unimplemented builtin op on tensor arguments"}, baked=True)
+RECYCLE_CONTROL = Case(one_recycle_step, lambda: _features(2), _batch_dim, lambda: _features(3),
+                       {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
+ACTIVE_LATENT = Case(ActiveLatent, lambda: _features(2), _batch_dim, lambda: _features(3),
+                     {"compile": "Data-dependent branching"}, baked=True)
+ACTIVE_LATENT_CONTROL = Case(one_latent, lambda: _features(2), _batch_dim, lambda: _features(3),
+                             {"make_fx": "ok", "export": "ok", "compile": "frames=1"}, baked=False)
+
+SITES: tuple[Site, ...] = (
+    Site("x_transformers/belief_state_wrapper.py", 347,
+         "num_subsampled = max(int(num_pairs * self.train_frac_fb_pairs), 1)", True, True,
+         "int() of an unbacked size: make_fx and export crash", (BELIEF_PAIRS,)),
+    Site("x_transformers/recirculation.py", 323, "for t in range(x.shape[1]):", True, True,
+         "a loop over the sequence length pins it", (PREFILL,)),
+    Site("x_transformers/xm_latent_decoder.py", 284,
+         "for start in range(0, total, chunk_size):", True, True,
+         "range() in chunks pins the batch size", (CHUNKS,)),
+    Site("x_transformers/discover_wrapper.py", 211,
+         "(tokens.min() >= 0) and (tokens.max() < self.filler_emb.num_embeddings)", True, True,
+         "a tensor comparison as a condition: data-dependent", (TOKEN_RANGE, TOKEN_RANGE_CONTROL)),
+    Site("x_transformers/x_transformers.py", 3646,
+         "if self.training and layer_dropout > 0. and random() < layer_dropout:", True, True,
+         "random() in the traced loop: make_fx and export keep one draw, compile(fullgraph) refuses it",
+         (LAYER_DROPOUT, LAYER_DROPOUT_CONTROL)),
+    Site("x_transformers/x_transformers.py", 4541,
+         "recycle_steps = default(recycle_steps, (randrange(self.train_max_recycle_steps) + 1) "
+         "if self.training else None)", True, True,
+         "randrange() picks the loop count once per trace", (RECYCLE, RECYCLE_CONTROL)),
+    Site("x_transformers/nonautoregressive_wrapper.py", 54, "return random() < prob", True, True,
+         "random() in a helper that the traced loss calls", (COIN, COIN_CONTROL)),
+    Site("x_transformers/xm_latent_decoder.py", 218,
+         "active_latent_index = default(active_latent_index, randrange(self.num_latents))", True, True,
+         "randrange() picks the latent once per trace", (ACTIVE_LATENT, ACTIVE_LATENT_CONTROL)),
+    Site("x_transformers/xm_latent_decoder.py", 237,
+         "if self.training and latent_drop_prob > 0. and random() < latent_drop_prob:", True, True,
+         "random() in the traced loss", (COIN, COIN_CONTROL)),
+)
+
+#: Reported when docs/real-world.md first measured the library, no longer since issue
+#: #27's sink fixes: neither a report nor a runtime failure.
+FORMER_REPORTS: tuple[Site, ...] = (
+    Site("x_transformers/multi_input.py", 208, "next_seq_len = math.ceil(n / mem_every) * mem_every",
+         False, False, "math.ceil of a SymFloat stays symbolic (reported before issue #27's sink fixes)",
+         (CEIL_PAD,)),
+    Site("x_transformers/xm_latent_decoder.py", 285, "chunk_batch_size = min(total - start, chunk_size)",
+         False, False, "builtin min() of a size adds no guard by itself (reported before the fixes)",
+         (BUILTIN_MIN,)),
+)
+
+
+def main() -> int:
+    return 1 if print_sites(SITES + FORMER_REPORTS) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 torch = pytest.importorskip("torch")
 
 from benchmarks.corpora import vit_pytorch_sites as sites  # noqa: E402
+from benchmarks.corpora.tracing import seeded_op_counts, three_ways  # noqa: E402
 
 
 @pytest.mark.network
@@ -46,6 +47,18 @@ def test_every_reduced_case_gives_its_recorded_result() -> None:
     cases = {id(case): case for site in sites.SITES for case in site.cases}
     assert cases
     for case in cases.values():
-        results = sites.three_ways(case.module, case.inputs(), case.dynamic(), case.second())
+        results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
         for tracer, expected in case.expected.items():
             assert expected in results[tracer], (case.module, tracer, results[tracer])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(torch.__version__.split("+")[0] != "2.13.0", reason="measured on torch 2.13.0")
+@pytest.mark.parametrize("tracer", ["make_fx", "export"])
+def test_random_draws_are_baked_into_the_trace(tracer: str) -> None:
+    # one graph per random seed side for RandomApply, one graph for its control
+    cases = {id(case): case for site in sites.SITES for case in site.cases if case.baked is not None}
+    assert {case.baked for case in cases.values()} == {True, False}
+    for case in cases.values():
+        counts = seeded_op_counts(case.module, case.inputs, tracer)
+        assert (len(counts) > 1) == case.baked, (case.module, counts)
