@@ -36,6 +36,7 @@ from mypy.nodes import (
     FakeInfo,
     FuncDef,
     GeneratorExpr,
+    ImportFrom,
     IndexExpr,
     IntExpr,
     ListComprehension,
@@ -381,8 +382,8 @@ class FlowAnalysis:
             found: dict[FuncDef, list[str]] = {}
             for node in walk_tree(tree.defs, _is_statement_container):
                 if isinstance(node, Decorator):
-                    found[node.func] = [name for name in map(_decorator_name, node.decorators)
-                                        if name]
+                    found[node.func] = [name for decorator in node.decorators
+                                        for name in _decorator_names(decorator, tree)]
             if not complete:
                 return found.get(function, [])
             cached = self._decorators[tree.fullname] = (tree, found)
@@ -1020,11 +1021,23 @@ def names_static_only_alias(expr: Expression, aliases: frozenset[str]) -> bool:
 # -- small helpers ---------------------------------------------------------------------
 
 
-def _decorator_name(decorator: Expression) -> str:
-    """``pkg.mod.deco`` for ``@deco``, ``@deco(...)`` and ``@pkg.mod.deco(...)``."""
+def _decorator_names(decorator: Expression, tree: MypyFile) -> list[str]:
+    """The names ``@deco``, ``@deco(...)`` and ``@pkg.deco(...)`` go by: where the
+    decorator is defined (``jax._src.api.jit``) and the public name the code imports
+    it by (``jax.jit``, also for ``from jax import jit``), which is what users configure."""
     if isinstance(decorator, CallExpr):
         decorator = decorator.callee
-    return decorator.fullname if isinstance(decorator, RefExpr) else ""
+    if not isinstance(decorator, RefExpr) or not decorator.fullname:
+        return []
+    names = [decorator.fullname]
+    if isinstance(decorator, MemberExpr) and isinstance(decorator.expr, RefExpr) \
+            and isinstance(decorator.expr.node, MypyFile):
+        names.append(f"{decorator.expr.node.fullname}.{decorator.name}")
+    elif isinstance(decorator, NameExpr):
+        names += [f"{imported.id}.{name}" for imported in tree.imports
+                  if isinstance(imported, ImportFrom) and not imported.relative
+                  for name, alias in imported.names if (alias or name) == decorator.name]
+    return list(dict.fromkeys(names))
 
 
 def _is_statement_container(node: object) -> bool:
