@@ -115,7 +115,7 @@ class Returns:
                  depth: int = 0) -> Value:
         """The origins of ``target``'s return value (empty: nothing dynamic known)."""
         key = (target.module, target.qualname)
-        stamp = modules.get(target.module)
+        stamp = self.summaries._stamp(target, modules)
         known = self._known.get(key)
         if known is not None and known[0] is stamp:
             return known[1]

@@ -188,17 +188,24 @@ class Summaries:
         self._in_progress: set[tuple[str, str]] = set()
         #: How many summaries were cut short (recursion, depth): one that saw none is exact.
         self._cut_offs = 0
+        #: Called with the module of each source read (``daemon_deps.SourceReads``).
+        self.on_read: Callable[[str], None] | None = None
 
     # -- source files ----------------------------------------------------------------
 
-    @staticmethod
-    def _stamp(target: Target, modules: Mapping[str, MypyFile]) -> object:
-        """What a kept summary or parse is valid for: mypy's tree of the target's module.
+    def _stamp(self, target: Target, modules: Mapping[str, MypyFile]) -> object:
+        """What a kept summary or parse is valid for: the statements of mypy's tree of the
+        target's module.
 
-        A daemon parses a changed file again (a new tree); an installed library never
+        A daemon parses a changed file again and merges the new tree into the old
+        object, whose statement list is then the new one's; an installed library never
         changes during a run.  No ``os.stat`` per call (asked at every hooked call).
+        Every read of a source passes here: ``on_read`` hears of it (dmypy's dependencies).
         """
-        return modules.get(target.module)
+        if self.on_read is not None:
+            self.on_read(target.module)
+        tree = modules.get(target.module)
+        return tree.defs if tree is not None else None
 
     def _tree(self, path: str, stamp: object) -> ast.Module | None:
         known = self._trees.get(path)
