@@ -236,3 +236,37 @@ def test_the_daemon_rechecks_a_caller_when_a_callee_body_changes(tmp_path: Path)
     reported = [any("caller.py:6: helper(): argument" in line for line in lines)
                 for lines in cold]
     assert reported == [False, False, True, False, False, True, False]
+
+
+TRACED_CALLER = """\
+from callee import scaled
+
+
+def use(n: int) -> int:
+    m = scaled(n)
+    return int(m)
+"""
+
+SCALED = "def scaled(k: int) -> int:\n    return {}\n"
+
+
+def test_the_daemon_rechecks_a_caller_when_a_callee_return_value_changes(
+        tmp_path: Path) -> None:
+    """``use`` is traced, so ``n`` is dynamic: ``int(m)`` is reported while ``scaled``
+    returns its parameter, and not once it returns a constant."""
+    config = ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\n"
+              "traced_functions = caller.use\nenable_error_code = proxy-specialize\n")
+    root = make_project(tmp_path / "project", config)
+    (root / "caller.py").write_text(TRACED_CALLER, encoding="utf-8")
+    files = ["caller.py", "callee.py"]
+    bodies = ["k * 2", "2", "k * 2"]
+    shown, cold = [], []
+    with daemon(root) as dmypy:
+        for number, body in enumerate(bodies):
+            (root / "callee.py").write_text(SCALED.format(body), encoding="utf-8")
+            shown.append(messages(run([*dmypy, "run", "--", *files], root).stdout))
+            cold.append(messages(run([sys.executable, "-m", "mypy", "--cache-dir",
+                                      str(tmp_path / f"cache-{number}"), *files], root).stdout))
+    assert shown == cold
+    assert [any(line.startswith("caller.py:6: int() installs a guard") for line in lines)
+            for lines in cold] == [True, False, True]
