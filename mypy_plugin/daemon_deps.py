@@ -73,36 +73,52 @@ def _imported(file: MypyFile) -> set[str]:
     return found
 
 
-def module_checked(file: MypyFile, modules: Mapping[str, MypyFile]) -> None:
-    """At the end of ``file``'s check: store its source's hash, and fire its trigger
-    with the triggers of the user modules it imports."""
-    if not tracked(file):
-        return
-    builtins = modules.get("builtins")
-    str_node = builtins.names.get("str") if builtins is not None else None
-    digest = _source_hash(file.path)
-    if str_node is None or not isinstance(str_node.node, TypeInfo) or digest is None:
-        return
-    var = Var(SOURCE_SYMBOL, LiteralType(digest, Instance(str_node.node, [])))
-    var._fullname = f"{file.fullname}.{SOURCE_SYMBOL}"
-    var.is_ready = True
-    file.names[SOURCE_SYMBOL] = SymbolTableNode(GDEF, var, module_public=False,
-                                                plugin_generated=True)
-    own = source_trigger(file.fullname)
-    for module in _imported(file):
-        if module != file.fullname and tracked(modules.get(module)):
-            file.plugin_deps.setdefault(source_trigger(module), set()).add(own)
-
-
 class SourceReads:
-    """Records, while a target is checked, the user modules whose sources its
-    summaries read: the target then depends on their triggers."""
+    """dmypy's view of user sources: their hashes, the hidden symbol holding each, and
+    the user modules whose sources the summaries read while a target is checked (the
+    target then depends on their triggers)."""
 
     def __init__(self, modules: Callable[[], Mapping[str, MypyFile]]) -> None:
         #: mypy's modules of the build (empty before mypy sets them).
         self.modules = modules
         #: The type checker of the hook running now (set by the runner), or None.
         self.checker: object = None
+        #: The hash of each user module's source when mypy last parsed it.
+        self.digests: dict[str, str | None] = {}
+        #: Called when a module's source changed (drops what the summaries worked out).
+        self.on_change: Callable[[], None] | None = None
+
+    def parsed(self, file: MypyFile) -> None:
+        """When mypy parses ``file`` (``get_additional_deps``): a changed source makes
+        every kept summary suspect, since one may have followed calls into it."""
+        if not tracked(file):
+            return
+        digest = _source_hash(file.path)
+        known = self.digests.get(file.fullname, digest)
+        self.digests[file.fullname] = digest
+        if known != digest and self.on_change is not None:
+            self.on_change()
+
+    def module_checked(self, file: MypyFile) -> None:
+        """At the end of ``file``'s check: store its source's hash, and fire its trigger
+        with the triggers of the user modules it imports."""
+        modules = self.modules()
+        digest = self.digests.get(file.fullname)
+        if not tracked(file) or digest is None:
+            return
+        builtins = modules.get("builtins")
+        str_node = builtins.names.get("str") if builtins is not None else None
+        if str_node is None or not isinstance(str_node.node, TypeInfo):
+            return
+        var = Var(SOURCE_SYMBOL, LiteralType(digest, Instance(str_node.node, [])))
+        var._fullname = f"{file.fullname}.{SOURCE_SYMBOL}"
+        var.is_ready = True
+        file.names[SOURCE_SYMBOL] = SymbolTableNode(GDEF, var, module_public=False,
+                                                    plugin_generated=True)
+        own = source_trigger(file.fullname)
+        for module in _imported(file):
+            if module != file.fullname and tracked(modules.get(module)):
+                file.plugin_deps.setdefault(source_trigger(module), set()).add(own)
 
     def read(self, module: str) -> None:
         """Called for each read of ``module``'s source by the summaries."""

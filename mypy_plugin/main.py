@@ -147,7 +147,9 @@ class ProxyTypesPlugin(Plugin):
                                  guarded=frozenset(self.config.guarded_number_classes))
         dynamic.flow = FlowAnalysis(self.config, dynamic)
         if self.source_reads is not None:
-            dynamic.flow.returns.summaries.on_read = self.source_reads.read
+            summaries = dynamic.flow.returns.summaries
+            summaries.on_read = self.source_reads.read
+            self.source_reads.on_change = summaries.forget
         return dynamic
 
     @cached_property
@@ -175,6 +177,12 @@ class ProxyTypesPlugin(Plugin):
         self.build_modules = modules
         collectors.retain(modules)
 
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Called when mypy parses a module: dmypy notes whether its source changed."""
+        if self.source_reads is not None:
+            self.source_reads.parsed(file)
+        return []
+
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports.
 
@@ -182,8 +190,8 @@ class ProxyTypesPlugin(Plugin):
         daemon checks the same tree object again after merging a new parse into it.
         """
         self.gate.checked_tree = None
-        if self.source_reads is not None and self.build_modules is not None:
-            daemon_deps.module_checked(file, self.build_modules)
+        if self.source_reads is not None:
+            self.source_reads.module_checked(file)
         # Not imported yet (a warm run reports nothing): nothing to settle.
         if _REPORTING in sys.modules:
             from . import reporting

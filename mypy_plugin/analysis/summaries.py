@@ -194,18 +194,24 @@ class Summaries:
     # -- source files ----------------------------------------------------------------
 
     def _stamp(self, target: Target, modules: Mapping[str, MypyFile]) -> object:
-        """What a kept summary or parse is valid for: the statements of mypy's tree of the
-        target's module.
+        """What a kept summary or parse is valid for: mypy's tree of the target's module.
 
-        A daemon parses a changed file again and merges the new tree into the old
-        object, whose statement list is then the new one's; an installed library never
-        changes during a run.  No ``os.stat`` per call (asked at every hooked call).
-        Every read of a source passes here: ``on_read`` hears of it (dmypy's dependencies).
+        An installed library never changes during a run.  No ``os.stat`` per call (asked
+        at every hooked call).  A daemon merges a changed file's new tree into the old
+        object: it calls :meth:`forget` instead.  Every read of a source passes here:
+        ``on_read`` hears of it (dmypy's dependencies).
         """
         if self.on_read is not None:
             self.on_read(target.module)
-        tree = modules.get(target.module)
-        return tree.defs if tree is not None else None
+        return modules.get(target.module)
+
+    def forget(self) -> None:
+        """Drop every summary and return value worked out (a daemon saw a source change:
+        a kept one may have followed calls into it)."""
+        self._summaries.clear()
+        self._trees.clear()
+        if self.returns is not None:
+            self.returns.forget()
 
     def _tree(self, path: str, stamp: object) -> ast.Module | None:
         known = self._trees.get(path)

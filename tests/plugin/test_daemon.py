@@ -270,3 +270,33 @@ def test_the_daemon_rechecks_a_caller_when_a_callee_return_value_changes(
     assert shown == cold
     assert [any(line.startswith("caller.py:6: int() installs a guard") for line in lines)
             for lines in cold] == [True, False, True]
+
+
+PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/caller.py": CALLER.replace("from callee import", "from .callee import"),
+    "pkg/callee.py": "from . import inner\n\n\ndef helper(v: object) -> int:\n"
+                     "    return inner.convert(v)\n",
+}
+
+
+def test_the_daemon_follows_relative_imports_and_drops_kept_summaries(tmp_path: Path) -> None:
+    """Two calls down, through ``from . import inner``: the callee's own summary was
+    kept from the first run, and an edit of ``inner`` alone must drop it."""
+    config = ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\n"
+              "dynamic_number_classes = dyn.Num\n")
+    root = make_project(tmp_path / "project", config)
+    (root / "pkg").mkdir()
+    for name, text in PACKAGE.items():
+        (root / name).write_text(text, encoding="utf-8")
+    shown, cold = [], []
+    with daemon(root) as dmypy:
+        for number, body in enumerate(["3", READS, "3"]):
+            (root / "pkg/inner.py").write_text(INNER.format(body), encoding="utf-8")
+            shown.append(messages(run([*dmypy, "run", "--", "pkg", "dyn.py"], root).stdout))
+            cold.append(messages(run([sys.executable, "-m", "mypy", "--cache-dir",
+                                      str(tmp_path / f"cache-{number}"), "pkg", "dyn.py"],
+                                     root).stdout))
+    assert shown == cold
+    assert [any(line.startswith("pkg/caller.py:6: helper()") for line in lines)
+            for lines in cold] == [False, True, False]
