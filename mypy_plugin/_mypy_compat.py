@@ -89,7 +89,9 @@ FEATURES: tuple[Feature, ...] = (
             "mypy discards", (("mypy.checker", "TypeChecker", "_type_maps"),)),
     Feature("end-of-module confirmation",
             "reports of mypy's trial checks are confirmed at the next plugin hook rather "
-            "than at the end of each module", (("mypy.plugin", "Plugin",
+            "than at the end of each module, and dmypy keeps a caller's call-site reports "
+            "when only a callee's body changes, until the caller is edited or the daemon "
+            "restarts", (("mypy.plugin", "Plugin",
                                                 "get_additional_indirect_deps"),)),
     Feature("module of the checked call",
             "configured-class validation, missing-module reports and condition checks are off",

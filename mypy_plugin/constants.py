@@ -131,6 +131,25 @@ DYNAMIC_BOOL_CLASSES: dict[str, str] = {
     t.fullname: t.name for t in _table.DYNAMIC_NUMBER_TYPES if t.python_type == "bool"
 }
 
+def _python_type_of_static(static_class: str) -> str:
+    """The Python number a value of a static number class is at run time.
+
+    ``numbers.Integral`` is an int: a compiler's SymInt is no ``numbers.Integral``
+    at run time, so an Integral value is an int (bools, which code excludes with
+    ``not isinstance(n, bool)``, left out); ``numbers.Real`` may be several
+    ("number")."""
+    if static_class in _table.STATIC_BUILTIN_TYPES:
+        return _table.STATIC_BUILTIN_TYPES[static_class]
+    passing = [python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
+               if static_class in classes and python_type != "bool"]
+    return passing[0] if len(passing) == 1 else "number"
+
+
+#: Static number class -> the Python type its values are ("number": several): the one
+#: "python type of" for static classes (flow sources, values a check converts or tests).
+STATIC_PYTHON_TYPES: dict[str, str] = {
+    name: _python_type_of_static(name) for name in _table.STATIC_NUMBER_TYPES}
+
 #: Known dynamic class -> the Python type it stands for ("number": any of them).
 DYNAMIC_PYTHON_TYPES: dict[str, str] = {
     t.fullname: t.python_type for t in _table.DYNAMIC_NUMBER_TYPES

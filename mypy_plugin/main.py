@@ -28,9 +28,10 @@ from mypy.types import FunctionLike, Type
 
 from . import _mypy_compat as compat
 from . import codes as _codes  # (importing it registers the error codes with mypy)
-from . import collectors
+from . import collectors, daemon_deps
 from .config import ProxyTypesConfig, is_installed_library
 from .constants import DEFAULT_DYNAMIC_CLASSES
+from .daemon_deps import SourceReads
 from .gate import ReportGate
 from .hooks import (
     BASE_CLASS,
@@ -99,6 +100,10 @@ class ProxyTypesPlugin(Plugin):
         #: Every module of the build by name (set_modules); None before mypy sets it.
         self.build_modules: dict[str, MypyFile] | None = None
         self.runner = Runner(self.config, self.gate, lambda: self._module_start)
+        #: dmypy: which targets read which modules' sources (None in plain mypy).
+        self.source_reads = SourceReads(lambda: self.build_modules or {}) \
+            if daemon_deps.wanted(options) else None
+        self.runner.source_reads = self.source_reads
         self.shared = Shared(self.config, self.gate, self.dynamic_fullnames,
                              collectors.recording_arguments(), lambda: self.dynamic,
                              self.lookup_fully_qualified, lambda: self.build_modules, options)
@@ -141,6 +146,10 @@ class ProxyTypesPlugin(Plugin):
         dynamic = DynamicClasses(self.dynamic_fullnames,
                                  guarded=frozenset(self.config.guarded_number_classes))
         dynamic.flow = FlowAnalysis(self.config, dynamic)
+        if self.source_reads is not None:
+            summaries = dynamic.flow.returns.summaries
+            summaries.on_read = self.source_reads.read
+            self.source_reads.on_change = summaries.forget
         return dynamic
 
     @cached_property
@@ -168,6 +177,12 @@ class ProxyTypesPlugin(Plugin):
         self.build_modules = modules
         collectors.retain(modules)
 
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Called when mypy parses a module: dmypy notes whether its source changed."""
+        if self.source_reads is not None:
+            self.source_reads.parsed(file)
+        return []
+
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """Called at the end of each module's check: settle its trial reports.
 
@@ -175,6 +190,8 @@ class ProxyTypesPlugin(Plugin):
         daemon checks the same tree object again after merging a new parse into it.
         """
         self.gate.checked_tree = None
+        if self.source_reads is not None:
+            self.source_reads.module_checked(file)
         # Not imported yet (a warm run reports nothing): nothing to settle.
         if _REPORTING in sys.modules:
             from . import reporting

@@ -38,6 +38,7 @@ from .hooks import (
 )
 
 if TYPE_CHECKING:
+    from .daemon_deps import SourceReads
     from mypy.plugin import (
         AnalyzeTypeContext,
         FunctionContext,
@@ -102,6 +103,8 @@ class Runner:
         # Internal errors already reported: (check or lookup, exception and where it was
         # raised, file).
         self._internal_errors: set[tuple[str, str, str]] = set()
+        #: dmypy: told which type checker runs each hook (``daemon_deps``); else None.
+        self.source_reads: SourceReads | None = None
 
     # -- semantic-analysis hooks ----------------------------------------------
 
@@ -199,6 +202,8 @@ class Runner:
                 return default(ctx)
             if verdict not in runs_somewhere:
                 return default(ctx)  # torch's own code, mostly: nothing can be reported
+            if self.source_reads is not None:
+                self.source_reads.checker = api
             start = len(provisional)
             answer = self._run_parts(ctx, api, parts, verdict)
             if len(provisional) > start:

@@ -32,6 +32,7 @@ from ..constants import (
     ISINSTANCE_FUNCTIONS,
     STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
+    STATIC_PYTHON_TYPES,
 )
 from ..number_table import table as _table
 from .dynamic import DynamicClasses, first_in_members
@@ -76,7 +77,7 @@ def python_type_of_value(typ: Type, dynamic: DynamicClasses) -> str:
     def of_static(proper: ProperType) -> str | None:
         if isinstance(proper, Instance):
             for base in proper.type.mro:
-                found = STATIC_BUILTIN_TYPES.get(base.fullname) or DYNAMIC_PYTHON_TYPES.get(
+                found = STATIC_PYTHON_TYPES.get(base.fullname) or DYNAMIC_PYTHON_TYPES.get(
                     base.fullname)
                 if found is not None:
                     return found

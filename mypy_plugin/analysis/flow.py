@@ -74,10 +74,9 @@ from mypy.types import (
 from ..constants import (
     DEFAULT_DYNAMIC_CLASSES,
     DYNAMIC_PYTHON_TYPES,
-    STATIC_BUILTIN_TYPES,
     STATIC_NUMBER_CLASSES,
+    STATIC_PYTHON_TYPES,
 )
-from ..number_table import table as _table
 from ..findings import Reason
 from .kinds import GUARDED, SILENT, TORCH, Dynamic
 from .literals import is_number_literal
@@ -103,18 +102,6 @@ _ITEMS = frozenset({1})
 #: ``*args``/``**kwargs`` of unknown type: the tuple or dict itself is no number.
 _STAR_DEPTHS = frozenset({1, 2, 3})
 
-def _python_type_of(static_class: str) -> str:
-    """The Python number a static number class stands for: ``numbers.Integral`` is an
-    int, ``numbers.Real`` may be several ("number")."""
-    if static_class in STATIC_BUILTIN_TYPES:
-        return STATIC_BUILTIN_TYPES[static_class]
-    passing = [python_type for python_type, classes in _table.STATIC_CLASSES_OF.items()
-               if static_class in classes and python_type != "bool"]
-    return passing[0] if len(passing) == 1 else "number"
-
-
-#: The Python number each static number class stands for.
-_PYTHON_TYPE = {name: _python_type_of(name) for name in STATIC_NUMBER_CLASSES}
 #: The Python numbers a value declared as each Python number type may be (a bool
 #: passed for an int is left out: ``not isinstance(n, bool)`` is how code excludes them).
 _STANDS_FOR = {
@@ -900,7 +887,7 @@ def _number_depths(typ: Type | None, depth: int = 0) -> tuple[frozenset[int], st
     if isinstance(proper, LiteralType):
         return None  # a literal is a static value
     if isinstance(proper, Instance):
-        python_type = _PYTHON_TYPE.get(proper.type.fullname)
+        python_type = STATIC_PYTHON_TYPES.get(proper.type.fullname)
         if python_type is not None:
             return (_VALUE, python_type) if proper.last_known_value is None else None
         if proper.type.fullname in ("builtins.str", "builtins.bytes"):

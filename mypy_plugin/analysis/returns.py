@@ -111,11 +111,15 @@ class Returns:
         self._known: dict[tuple[str, str], tuple[object, Value]] = {}
         self._in_progress: set[tuple[str, str]] = set()
 
+    def forget(self) -> None:
+        """Drop every return value worked out (see :meth:`.Summaries.forget`)."""
+        self._known.clear()
+
     def returned(self, target: Target, modules: Mapping[str, MypyFile],
                  depth: int = 0) -> Value:
         """The origins of ``target``'s return value (empty: nothing dynamic known)."""
         key = (target.module, target.qualname)
-        stamp = modules.get(target.module)
+        stamp = self.summaries._stamp(target, modules)
         known = self._known.get(key)
         if known is not None and known[0] is stamp:
             return known[1]

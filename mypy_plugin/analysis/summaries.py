@@ -188,17 +188,30 @@ class Summaries:
         self._in_progress: set[tuple[str, str]] = set()
         #: How many summaries were cut short (recursion, depth): one that saw none is exact.
         self._cut_offs = 0
+        #: Called with the module of each source read (``daemon_deps.SourceReads``).
+        self.on_read: Callable[[str], None] | None = None
 
     # -- source files ----------------------------------------------------------------
 
-    @staticmethod
-    def _stamp(target: Target, modules: Mapping[str, MypyFile]) -> object:
+    def _stamp(self, target: Target, modules: Mapping[str, MypyFile]) -> object:
         """What a kept summary or parse is valid for: mypy's tree of the target's module.
 
-        A daemon parses a changed file again (a new tree); an installed library never
-        changes during a run.  No ``os.stat`` per call (asked at every hooked call).
+        An installed library never changes during a run.  No ``os.stat`` per call (asked
+        at every hooked call).  A daemon merges a changed file's new tree into the old
+        object: it calls :meth:`forget` instead.  Every read of a source passes here:
+        ``on_read`` hears of it (dmypy's dependencies).
         """
+        if self.on_read is not None:
+            self.on_read(target.module)
         return modules.get(target.module)
+
+    def forget(self) -> None:
+        """Drop every summary and return value worked out (a daemon saw a source change:
+        a kept one may have followed calls into it)."""
+        self._summaries.clear()
+        self._trees.clear()
+        if self.returns is not None:
+            self.returns.forget()
 
     def _tree(self, path: str, stamp: object) -> ast.Module | None:
         known = self._trees.get(path)

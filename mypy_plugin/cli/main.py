@@ -107,12 +107,17 @@ def command_check(options: argparse.Namespace) -> int:
 
         records = read_runtime_report(options.runtime_report)  # before mypy: a bad one costs no run
     # Imported here: it reads mypy's module finder, and `explain` runs without mypy.
-    from .settings_check import preset_problems, with_settings_findings
+    from .settings_check import PresetNotChecked, preset_problems, with_settings_findings
 
     preset = None if options.preset is None else PRESETS[options.preset]
     if preset is not None:
         # The preset's own names, before mypy runs: a missing library is no "Success".
-        problems = preset_problems(preset, finder_config(config), options.paths)
+        try:
+            problems = preset_problems(preset, finder_config(config), options.paths)
+        except PresetNotChecked as unchecked:
+            # mypy reports the cause itself when it runs; the names stay unchecked
+            print(f"{PROGRAM}: warning: {unchecked}", file=sys.stderr)
+            problems = []
         for problem in problems:
             print(f"{PROGRAM}: error: {problem}", file=sys.stderr)
         if problems:

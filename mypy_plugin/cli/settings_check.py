@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, replace
@@ -60,19 +61,36 @@ def configured_entries(config_file: Path) -> list[Entry]:
     return entries
 
 
+class FinderUnavailable(Exception):
+    """mypy's module finder could not be set up; the message says why, in mypy's words."""
+
+
 class ModuleFinder:
     """mypy's module finder, set up as mypy sets it up for ``paths`` and the config."""
 
     def __init__(self, config_file: Path, paths: Sequence[str]) -> None:
         from mypy.build import default_data_dir
+        from mypy.errors import CompileError
         from mypy.main import process_options
         from mypy.modulefinder import FindModuleCache, compute_search_paths
 
-        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-            sources, options = process_options(
-                ["--config-file", str(config_file), "--", *paths] if paths else
-                ["--config-file", str(config_file)])
-        search_paths = compute_search_paths(sources, options, default_data_dir())
+        errors = io.StringIO()
+        try:
+            with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+                # no targets needed: the config's files, or none, are as good here
+                sources, options = process_options(
+                    ["--config-file", str(config_file), "--", *paths] if paths else
+                    ["--config-file", str(config_file)], require_targets=False)
+                search_paths = compute_search_paths(sources, options, default_data_dir())
+        except SystemExit:  # mypy's argument parser: a config or option it refuses
+            said = [line for line in errors.getvalue().splitlines() if "error:" in line]
+            raise FinderUnavailable(said[-1].partition("error: ")[2] if said else
+                                    f"mypy refused the options of {config_file}") from None
+        except CompileError as error:  # python_executable that does not exist
+            raise FinderUnavailable("; ".join(error.messages)) from None
+        except subprocess.CalledProcessError as error:  # python_executable that fails
+            raise FinderUnavailable(f"{error.cmd[0]} failed to list its search path "
+                                    f"(exit status {error.returncode})") from None
         self._cache = FindModuleCache(search_paths, None, options)
 
     def path(self, module: str) -> str | None:
@@ -172,7 +190,7 @@ def settings_findings(config_file: Path, shown_as: str, paths: Sequence[str]
         return []
     try:
         finder = ModuleFinder(config_file, paths)
-    except (Exception, SystemExit):
+    except FinderUnavailable:
         return None  # mypy itself reports a config it cannot use
     found = []
     for entry in entries:
@@ -222,17 +240,26 @@ def preset_entries(preset: Preset) -> list[Entry]:
     return entries
 
 
+class PresetNotChecked(Exception):
+    """The names of a preset could not be looked up; the message is the line to show."""
+
+
 def preset_problems(preset: Preset, config_file: Path, paths: Sequence[str]) -> list[str]:
     """One line per problem with the names ``preset`` lists, looked up as a written config's
     are: a package that cannot be found once for all its entries, then each entry that
-    does not resolve.  Empty if the names could not be looked up (mypy reports the config)."""
+    does not resolve.
+
+    Raises :class:`PresetNotChecked` if the names could not be looked up."""
     entries = preset_entries(preset)
     if not entries:
         return []
     try:
         finder = ModuleFinder(config_file, paths)
-    except (Exception, SystemExit):
-        return []
+    except FinderUnavailable as error:
+        raise PresetNotChecked(
+            f"preset {preset.name}: its {len(entries)} class and function names were not "
+            f"checked: mypy's module finder could not be set up with {config_file} ({error})"
+        ) from None
     missing: dict[str, list[Entry]] = {}
     lines = []
     for entry in entries:

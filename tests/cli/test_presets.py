@@ -277,3 +277,48 @@ def test_check_preset_with_the_library_present_validates_and_runs(
         '"thunder.core.utils.get_numberlike_value": no such function in module '
         '"thunder.core.utils" (module has no attribute "get_numberlike_value"); check the '
         "spelling"]
+
+
+# -- names that could not be looked up are said to be unchecked ------------------
+
+#: mypy settings its module finder cannot be set up with, and what mypy says of each.
+UNUSABLE_SETTINGS = {
+    "missing executable": ("python_executable = /nonexistent/python",
+                           "Invalid python executable '/nonexistent/python'"),
+    "failing executable": ("python_executable = /bin/false",
+                           "/bin/false failed to list its search path (exit status 1)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNUSABLE_SETTINGS))
+def test_module_finder_says_why_it_cannot_be_set_up(tmp_path: Path, case: str) -> None:
+    from mypy_plugin.cli.settings_check import FinderUnavailable, ModuleFinder
+
+    setting, said = UNUSABLE_SETTINGS[case]
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\n{setting}\n", encoding="utf-8")
+    with pytest.raises(FinderUnavailable, match=re.escape(said)):
+        ModuleFinder(tmp_path / "mypy.ini", [])
+    with pytest.raises(FinderUnavailable, match="Cannot find config file"):
+        ModuleFinder(tmp_path / "missing.ini", [])
+    (tmp_path / "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
+    assert ModuleFinder(tmp_path / "mypy.ini", []).path("re") is not None  # and no paths
+
+
+def test_check_preset_whose_names_cannot_be_looked_up_says_so_once(
+        tmp_path: Path, run_cli: RunCli) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text("[mypy]\npython_executable = /nonexistent/python\n",
+                                       encoding="utf-8")
+    result = check_preset(run_cli, tmp_path, "thunder")
+    unchecked = [line for line in result.stderr.splitlines() if "were not checked" in line]
+    assert "Traceback" not in result.stderr and result.returncode != 0
+    assert len(unchecked) == 1, result.stderr
+    assert unchecked[0].startswith("proxy-types: warning: preset thunder: its ")
+    assert "Invalid python executable '/nonexistent/python'" in unchecked[0]
+    assert 'names module "thunder"' not in result.stderr  # not looked up, so not "missing"
+    # A usable config: the names are looked up (thunder is missing here), no such line.
+    (tmp_path / "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
+    checked = check_preset(run_cli, tmp_path, "thunder")
+    assert "were not checked" not in checked.stderr
+    assert 'names module "thunder"' in checked.stderr

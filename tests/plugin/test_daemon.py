@@ -195,3 +195,108 @@ def test_the_code_names_the_settings_accept_are_the_plugins_codes() -> None:
     from mypy_plugin.constants import PLUGIN_CODE_NAMES
 
     assert sorted(PLUGIN_CODE_NAMES) == sorted(code.code for code in ALL_CODES)
+
+
+# A caller in one module, its callee's body in another: only the body is edited.
+CALLER = """\
+from dyn import Num
+from callee import helper
+
+
+def use(n: Num) -> int:
+    return helper(n)
+"""
+
+CALLEE = "from inner import convert\n\n\ndef helper(v: object) -> int:\n    return {}\n"
+INNER = "def convert(v: object) -> int:\n    return {}\n"
+READS = "int(v)  # type: ignore[call-overload]"
+
+
+def test_the_daemon_rechecks_a_caller_when_a_callee_body_changes(tmp_path: Path) -> None:
+    """The call-site report in ``caller.py`` appears and goes with edits of the callee's
+    body, and of the body of a function the callee calls, in other modules: the daemon
+    shows what a cold mypy run shows after each edit."""
+    config = ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\n"
+              "dynamic_number_classes = dyn.Num\n")
+    root = make_project(tmp_path / "project", config)
+    (root / "caller.py").write_text(CALLER, encoding="utf-8")
+    files = ["caller.py", "callee.py", "inner.py", "dyn.py"]
+    edits = [("callee.py", CALLEE.format("3")), ("inner.py", INNER.format("3")),
+             ("callee.py", CALLEE.format(READS)), ("callee.py", CALLEE.format("3")),
+             ("callee.py", CALLEE.format("convert(v)")), ("inner.py", INNER.format(READS)),
+             ("inner.py", INNER.format("3"))]
+    shown, cold = [], []
+    with daemon(root) as dmypy:
+        for number, (name, text) in enumerate(edits):
+            (root / name).write_text(text, encoding="utf-8")
+            shown.append(messages(run([*dmypy, "run", "--", *files], root).stdout))
+            cold.append(messages(run([sys.executable, "-m", "mypy", "--cache-dir",
+                                      str(tmp_path / f"cache-{number}"), *files], root).stdout))
+    assert shown == cold
+    reported = [any("caller.py:6: helper(): argument" in line for line in lines)
+                for lines in cold]
+    assert reported == [False, False, True, False, False, True, False]
+
+
+TRACED_CALLER = """\
+from callee import scaled
+
+
+def use(n: int) -> int:
+    m = scaled(n)
+    return int(m)
+"""
+
+SCALED = "def scaled(k: int) -> int:\n    return {}\n"
+
+
+def test_the_daemon_rechecks_a_caller_when_a_callee_return_value_changes(
+        tmp_path: Path) -> None:
+    """``use`` is traced, so ``n`` is dynamic: ``int(m)`` is reported while ``scaled``
+    returns its parameter, and not once it returns a constant."""
+    config = ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\n"
+              "traced_functions = caller.use\nenable_error_code = proxy-specialize\n")
+    root = make_project(tmp_path / "project", config)
+    (root / "caller.py").write_text(TRACED_CALLER, encoding="utf-8")
+    files = ["caller.py", "callee.py"]
+    bodies = ["k * 2", "2", "k * 2"]
+    shown, cold = [], []
+    with daemon(root) as dmypy:
+        for number, body in enumerate(bodies):
+            (root / "callee.py").write_text(SCALED.format(body), encoding="utf-8")
+            shown.append(messages(run([*dmypy, "run", "--", *files], root).stdout))
+            cold.append(messages(run([sys.executable, "-m", "mypy", "--cache-dir",
+                                      str(tmp_path / f"cache-{number}"), *files], root).stdout))
+    assert shown == cold
+    assert [any(line.startswith("caller.py:6: int() installs a guard") for line in lines)
+            for lines in cold] == [True, False, True]
+
+
+PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/caller.py": CALLER.replace("from callee import", "from .callee import"),
+    "pkg/callee.py": "from . import inner\n\n\ndef helper(v: object) -> int:\n"
+                     "    return inner.convert(v)\n",
+}
+
+
+def test_the_daemon_follows_relative_imports_and_drops_kept_summaries(tmp_path: Path) -> None:
+    """Two calls down, through ``from . import inner``: the callee's own summary was
+    kept from the first run, and an edit of ``inner`` alone must drop it."""
+    config = ("mypy.ini", "[mypy]\nplugins = mypy_plugin\n\n[mypy.plugins.proxy_types]\n"
+              "dynamic_number_classes = dyn.Num\n")
+    root = make_project(tmp_path / "project", config)
+    (root / "pkg").mkdir()
+    for name, text in PACKAGE.items():
+        (root / name).write_text(text, encoding="utf-8")
+    shown, cold = [], []
+    with daemon(root) as dmypy:
+        for number, body in enumerate(["3", READS, "3"]):
+            (root / "pkg/inner.py").write_text(INNER.format(body), encoding="utf-8")
+            shown.append(messages(run([*dmypy, "run", "--", "pkg", "dyn.py"], root).stdout))
+            cold.append(messages(run([sys.executable, "-m", "mypy", "--cache-dir",
+                                      str(tmp_path / f"cache-{number}"), "pkg", "dyn.py"],
+                                     root).stdout))
+    assert shown == cold
+    assert [any(line.startswith("pkg/caller.py:6: helper()") for line in lines)
+            for lines in cold] == [False, True, False]

@@ -256,3 +256,14 @@ def text_of_anything(name, scale: Any, count: int):  # type: ignore[no-untyped-d
     # Text takes any object: an unannotated or Any parameter is no number until shown one.
     label = f"{name}" + str(name) + "{}".format(scale) + format(name) + str(scale)
     return label + str(count * 2)  # E: [proxy-specialize] /^str\(\) turns dynamic number "SymInt" into text.*parameter "count"/
+
+
+def integral_is_an_int(n: numbers.Integral, i: int) -> None:
+    # A SymInt is no numbers.Integral at run time, an int is: n stands for an int, as i does.
+    math.floor(n)  # a SymInt's floor stays symbolic
+    math.floor(i)
+    round(n)
+    type(n) is bool  # answers right for a dynamic int
+    type(i) is bool
+    float(n)  # E: [proxy-specialize] float() installs a guard on dynamic number "SymInt"
+    float(i)  # E: [proxy-specialize] float() installs a guard on dynamic number "SymInt"
