@@ -23,6 +23,9 @@ DEFAULT_DYNAMIC_CLASSES: frozenset[str] = frozenset(
 
 COMPARISON_DUNDERS: frozenset[str] = _table.COMPARISON_DUNDERS
 
+#: torch's tracers, as the ``tracers`` setting names them (make_fx, export, compile).
+TORCH_TRACER_NAMES: tuple[str, ...] = tuple(_table.TORCH_TRACERS)
+
 ISINSTANCE_FUNCTIONS: dict[str, str] = {
     "builtins.isinstance": "isinstance",
     "builtins.issubclass": "issubclass",
