@@ -187,12 +187,10 @@ def _render(report: Report) -> str:
                 "(fullgraph=True) cannot trace it; use torch.rand / torch.randint (traced as "
                 "graph ops) instead")
     if kind == findings.TENSOR_CONDITION:
-        compile_effect = ("torch.compile turns the assert into torch._assert"
-                          if report.extra == ("assert",) else
-                          "torch.compile(fullgraph=True) cannot branch on it")
-        return (f"Condition on {report.operation} is data-dependent control flow: make_fx and "
-                f"torch.export fail there (GuardOnDataDependentSymNode) and {compile_effect}; "
-                "use torch.where or torch.cond, or decide it outside the traced code")
+        return (f"Condition on {report.operation} is data-dependent control flow, which a "
+                "tracer cannot decide (GuardOnDataDependentSymNode, or no branch under "
+                "fullgraph=True); use torch.where or torch.cond, or decide it outside the "
+                "traced code")
     if kind == findings.INTERNAL_ERROR:
         where, exception = report.extra
         return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
@@ -468,11 +466,11 @@ def call_reaches_sink(
 
 
 def tensor_condition(api: CheckerPluginInterface, context: Context, operation: str,
-                     outcome: str, *, in_assert: bool) -> None:
+                     outcome: str, *, tracers: tuple[str, ...] | None = None) -> None:
     """proxy-specialize: tensor data tested for truth in traced code (``if t.sum() > 0:``);
     ``operation`` says what is tested (``a tensor comparison``, ``Tensor.any()``)."""
     emit(api, context, Report(_code(outcome), findings.TENSOR_CONDITION, "SymBool", operation,
-                              extra=("assert",) if in_assert else ()))
+                              tracers=tracers))
 
 
 def random_call(api: CheckerPluginInterface, context: Context, function: str) -> None:

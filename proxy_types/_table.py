@@ -281,11 +281,14 @@ TORCH_COMPILE_OUTCOMES: dict[str, str] = {
 #: itself, as for an int.  ``torch.tensor`` of a size: make_fx specializes the size, export
 #: and torch.compile keep it symbolic (``aten.scalar_tensor``).  ``torch.as_tensor`` of a
 #: size: make_fx specializes it, export rejects that ("specialized it to be a constant"),
-#: torch.compile recompiles for each size.
+#: torch.compile recompiles for each size.  ``tensor assert``: ``assert (t > 0).all()``
+#: on tensor data, where make_fx and export fail (GuardOnDataDependentSymNode, the
+#: data-dependent form of a guard) and torch.compile turns the test into ``torch._assert``.
 TORCH_TRACER_OUTCOMES: dict[str, dict[str, str]] = {
     "isinstance": {"make_fx": "misclassifies", "export": "misclassifies", "compile": "static"},
     "torch.tensor": {"make_fx": "guards", "export": "symbolic", "compile": "symbolic"},
     "torch.as_tensor": {"make_fx": "guards", "export": "guards", "compile": "guards"},
+    "tensor assert": {"make_fx": "guards", "export": "guards", "compile": "symbolic"},
 }
 
 

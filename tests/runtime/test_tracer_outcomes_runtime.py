@@ -8,7 +8,8 @@ taken and the value used; the function is traced at size 5 and run at size 7, an
 what happened is named in the table's words:
 
 * ``raises``: tracing failed; ``guards``: the size was pinned (make_fx's graph has a
-  plain size, export refuses the specialization, torch.compile compiled a second frame);
+  plain size, export refuses the specialization, torch.compile compiled a second frame),
+  or a guard on tensor data failed (GuardOnDataDependentSymNode);
 * ``misclassifies``: the traced program took another branch than eager code;
 * otherwise the row's word for "as eager code" (``static`` for a check the tracer
   answers as for an int, ``symbolic`` for a value it keeps symbolic).
@@ -24,6 +25,7 @@ import pytest
 from proxy_types import _table
 
 torch = pytest.importorskip("torch")
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode  # noqa: E402
 from tests.runtime.tracers import (  # noqa: E402
     compile_counted,
     export_with_dim,
@@ -44,13 +46,28 @@ def _checked_as_int(x: Any) -> Any:
     return x * 2 if isinstance(x.shape[0], int) else x * 3
 
 
+# pytest rewrites the asserts of a test module (Dynamo cannot trace the rewritten
+# form), so the user's plain assert is compiled from its text.
+_USER_CODE: dict[str, Any] = {}
+exec(compile("def asserted(x):\n    assert (x.sum() > 0).all(), 'no data'\n    return x * 2\n",
+             "<user code>", "exec"), _USER_CODE)
+_asserted: Callable[[Any], Any] = _USER_CODE["asserted"]
+
+
 PROBES: dict[str, Probe] = {
     "isinstance": Probe(_checked_as_int, "static"),
     "torch.tensor": Probe(lambda x: x.sum() * torch.tensor([x.shape[0], 3]).sum(), "symbolic"),
     "torch.as_tensor": Probe(lambda x: x.sum() * torch.as_tensor([x.shape[0], 3]).sum(),
                              "symbolic"),
+    "tensor assert": Probe(_asserted, "symbolic"),
 }
 SMALL, LARGE = torch.ones(5, 3), torch.ones(7, 3)
+
+
+def _failed(error: Exception) -> str:
+    """A guard that could not be installed (on data) or that export refuses, else raises."""
+    data_dependent = isinstance(error, GuardOnDataDependentSymNode)
+    return "guards" if data_dependent or "specialized" in str(error) else "raises"
 
 
 def _as_eager(probe: Probe, result: Any) -> str:
@@ -60,8 +77,8 @@ def _as_eager(probe: Probe, result: Any) -> str:
 def under_make_fx(probe: Probe) -> str:
     try:
         graph = make_fx_symbolic(probe.function, SMALL)
-    except Exception:  # noqa: BLE001 - any failure is the outcome "raises"
-        return "raises"
+    except Exception as error:  # noqa: BLE001 - any other failure is the outcome "raises"
+        return _failed(error)
     if first_size_pinned(graph):
         return "guards"
     return _as_eager(probe, graph(LARGE))
@@ -71,7 +88,7 @@ def under_export(probe: Probe) -> str:
     try:
         program = export_with_dim(probe.function, SMALL, max_size=64)
     except Exception as error:  # noqa: BLE001
-        return "guards" if "specialized" in str(error) else "raises"
+        return _failed(error)
     return _as_eager(probe, program.module()(LARGE))
 
 

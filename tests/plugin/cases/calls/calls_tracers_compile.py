@@ -2,8 +2,9 @@
 
 Reports that torch.compile passes are hidden (counted as hidden findings): a size sent
 to an ``int | Tensor`` parameter or to ``isinstance(n, int)`` (Dynamo answers the check
-itself), ``torch.tensor`` of a size (kept symbolic).  Text of a size is shown and names
-torch.compile; what fails under every tracer is shown as before.  The table rows:
+itself), ``torch.tensor`` of a size (kept symbolic), an ``assert`` on tensor data
+(``torch._assert``).  Text of a size is shown and names torch.compile; what fails
+under every tracer is shown as before.  The table rows:
 proxy_types/_table.py, checked in tests/runtime/test_tracer_outcomes_runtime.py.
 """
 
@@ -30,4 +31,7 @@ class Compiled(nn.Module):
         name = f"rows {x.shape[0]}"  # E: [proxy-specialize] /into text: .* \(fails under compile\) \(reason: /
         text = str(n)  # E: [proxy-specialize] /^str\(\) turns .*cannot trace it .*\(fails under compile\)$/
         int(x.shape[1])  # E: [proxy-specialize] /^int\(\) installs a guard on dynamic number "SymInt": .* explicit \(reason:/
+        assert (x > -100).all()  # torch.compile turns it into torch._assert
+        if (x > 0).all():  # E: [proxy-specialize] /^Condition on Tensor.all\(\) is data-dependent .*traced code$/
+            x = x + 1
         return x if name and text else x
