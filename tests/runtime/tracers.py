@@ -50,13 +50,19 @@ def first_size_pinned(graph: Any) -> bool:
     return str(first_size(graph)).isdigit()
 
 
+def export_with_dims(function: Function, x: Any, dims: dict[int, Any]) -> Any:
+    """``function`` (a module, or a function wrapped in one) exported with ``x``'s
+    dimensions ``dims`` dynamic (``{0: torch.export.Dim("rows", min=2)}``)."""
+    module = function if isinstance(function, _Module) else Wrapping(function)
+    return torch.export.export(module, (x,), dynamic_shapes=(dims,), strict=False)
+
+
 def export_with_dim(function: Function, x: Any, dimension: int = 0, *, min_size: int = 2,
                     max_size: int | None = None) -> Any:
-    """``function`` (a module, or a function wrapped in one) exported with one ``Dim``."""
-    module = function if isinstance(function, _Module) else Wrapping(function)
+    """:func:`export_with_dims` with one ``Dim``, named ``size``."""
     dim = torch.export.Dim("size", min=min_size, max=max_size) if max_size is not None \
         else torch.export.Dim("size", min=min_size)
-    return torch.export.export(module, (x,), dynamic_shapes=({dimension: dim},), strict=False)
+    return export_with_dims(function, x, {dimension: dim})
 
 
 def compile_counted(function: Function) -> tuple[Function, Any]:
