@@ -65,9 +65,9 @@ def export_with_dim(function: Function, x: Any, dimension: int = 0, *, min_size:
     return export_with_dims(function, x, {dimension: dim})
 
 
-def compile_counted(function: Function) -> tuple[Function, Any]:
+def compile_counted(function: Function, *, fullgraph: bool = True) -> tuple[Function, Any]:
     """``function`` under torch.compile, fresh, and the counter of its compiled frames."""
     torch._dynamo.reset()
     counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(function, backend=counter, dynamic=True, fullgraph=True)
+    compiled = torch.compile(function, backend=counter, dynamic=True, fullgraph=fullgraph)
     return compiled, counter
