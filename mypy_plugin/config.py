@@ -14,7 +14,7 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .constants import PLUGIN_CODE_NAMES
+from .constants import PLUGIN_CODE_NAMES, TORCH_TRACER_NAMES
 from .settings_files import (
     DEFAULT_EXEMPT_MODULES,
     DOTTED_NAME,
@@ -73,6 +73,7 @@ class ProxyTypesConfig:
         "guarded_number_classes",
         "concretizing_functions",
         "traced_entry_points",
+        "tracers",
         "enable_error_code",
         "disable_error_code",
     )
@@ -101,6 +102,9 @@ class ProxyTypesConfig:
         self.concretizing_functions: tuple[str, ...] = ()
         #: forward() of torch.nn.Module subclasses counts as traced (cross-call reports).
         self.traced_entry_points = True
+        #: The torch tracers the project runs (TORCH_TRACERS keys, in the table's order):
+        #: a report harmless under each of them is hidden.
+        self.tracers: tuple[str, ...] = TORCH_TRACER_NAMES
         #: Plugin codes turned on and off when the plugin loads: mypy checks the codes
         #: of ``[mypy]`` before plugins register them under dmypy (a KeyError there).
         self.enable_error_code: tuple[str, ...] = ()
@@ -146,6 +150,16 @@ class ProxyTypesConfig:
             return
         if key == "symbolic_shapes":
             self.symbolic_shapes = self._boolean(key, value, from_ini=from_ini)
+            return
+        if key == "tracers":
+            entries = self._entries(key, value, from_ini=from_ini)
+            if not entries:
+                self._fail(_errors().config_no_tracer(TORCH_TRACER_NAMES), key)
+            for entry in entries:
+                if entry not in TORCH_TRACER_NAMES:
+                    self._fail(_errors().config_unknown_tracer(entry, TORCH_TRACER_NAMES),
+                               key, entry)
+            self.tracers = tuple(name for name in TORCH_TRACER_NAMES if name in entries)
             return
         if key in ("enable_error_code", "disable_error_code"):
             codes = self._entries(key, value, from_ini=from_ini)
@@ -285,6 +299,8 @@ class ProxyTypesConfig:
             data["enable_error_code"] = sorted(self.enable_error_code)
         if self.disable_error_code:
             data["disable_error_code"] = sorted(self.disable_error_code)
+        if self.tracers != TORCH_TRACER_NAMES:
+            data["tracers"] = list(self.tracers)
         return data
 
     def fingerprint(self) -> str:

@@ -23,6 +23,9 @@ DEFAULT_DYNAMIC_CLASSES: frozenset[str] = frozenset(
 
 COMPARISON_DUNDERS: frozenset[str] = _table.COMPARISON_DUNDERS
 
+#: torch's tracers, as the ``tracers`` setting names them (make_fx, export, compile).
+TORCH_TRACER_NAMES: tuple[str, ...] = tuple(_table.TORCH_TRACERS)
+
 ISINSTANCE_FUNCTIONS: dict[str, str] = {
     "builtins.isinstance": "isinstance",
     "builtins.issubclass": "issubclass",
@@ -68,6 +71,8 @@ HASH_OPERATION = "__hash__"
 FORMAT_OPERATION = "__format__"
 #: The table's operations for text built without a spec: an f-string field, ``str.format``.
 F_STRING_OPERATION = "f-string"
+#: The table's operation for an ``assert`` on tensor data (``TORCH_TRACER_OUTCOMES``).
+TENSOR_ASSERT_OPERATION = "tensor assert"
 STR_FORMAT_OPERATION = "str.format"
 
 #: Methods of the builtin hash containers that hash their key argument, with the spelling.

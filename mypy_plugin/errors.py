@@ -44,7 +44,7 @@ _GUARDS = "use proxy_types.is_static_number() / is_dynamic_number()"
 _RECORD = "use proxy_types.check(...) to record it, or to_static() explicitly"
 _EXPLICIT = "use proxy_types.to_static() to make the conversion explicit"
 _GUARD_EFFECT = "installs a guard that specializes the program on the traced value"
-#: What torch.compile does to the text of a SymInt, by the table's outcome.
+#: What a tracer that needs the text of a SymInt as a constant does, by the table's outcome.
 _FORMAT_TEXT_EFFECTS = {
     "guards": "guards on its value (a recompile for each value)",
     "breaks": "cannot trace it (a graph break, an error with fullgraph=True)",
@@ -58,10 +58,14 @@ _SHOWN_REASONS = frozenset({"flow", "shape", "base"})
 def render(report: Report) -> str:
     """The message of ``report``: the one place where findings become text.
 
-    A report whose value is dynamic for a reason its type does not show (a traced
-    function's parameter, a tensor size, a base class) ends with that reason.
+    A report that fails under some of torch's tracers only names them (those the
+    ``tracers`` setting lists).  A report whose value is dynamic for a reason its type
+    does not show (a traced function's parameter, a tensor size, a base class) ends
+    with that reason.
     """
     message = _render(report)
+    if report.tracers:
+        message += f" (fails under {', '.join(report.tracers)})"
     reason = report.reason
     if reason is not None and reason.source in _SHOWN_REASONS and reason.detail:
         message += f" (reason: {reason.detail})"
@@ -124,9 +128,9 @@ def _render(report: Report) -> str:
                 "value explicitly")
     if kind == findings.FORMAT_TEXT:
         effect = _FORMAT_TEXT_EFFECTS.get(report.extra[0] if report.extra else "", "fails on it")
-        return (f'{report.operation} turns dynamic number "{dynamic}" into text: make_fx and '
-                f"torch.export give its name, but torch.compile {effect}; keep the text out of "
-                "traced code, or build it only on failure (an assert message, a raise)")
+        return (f'{report.operation} turns dynamic number "{dynamic}" into text: a tracer that '
+                f"needs the text as a constant {effect}; keep the text out of traced code, or "
+                "build it only on failure (an assert message, a raise)")
     if kind == findings.TYPE_COMPARISON:
         return (f"{report.operation} against static number classes ({classes}) misclassifies "
                 f'dynamic number "{dynamic}": its type is never a static number class; '
@@ -183,12 +187,10 @@ def _render(report: Report) -> str:
                 "(fullgraph=True) cannot trace it; use torch.rand / torch.randint (traced as "
                 "graph ops) instead")
     if kind == findings.TENSOR_CONDITION:
-        compile_effect = ("torch.compile turns the assert into torch._assert"
-                          if report.extra == ("assert",) else
-                          "torch.compile(fullgraph=True) cannot branch on it")
-        return (f"Condition on {report.operation} is data-dependent control flow: make_fx and "
-                f"torch.export fail there (GuardOnDataDependentSymNode) and {compile_effect}; "
-                "use torch.where or torch.cond, or decide it outside the traced code")
+        return (f"Condition on {report.operation} is data-dependent control flow, which a "
+                "tracer cannot decide (GuardOnDataDependentSymNode, or no branch under "
+                "fullgraph=True); use torch.where or torch.cond, or decide it outside the "
+                "traced code")
     if kind == findings.INTERNAL_ERROR:
         where, exception = report.extra
         return (f'Internal error in check "{subject}" while checking {where}: {exception}; '
@@ -202,24 +204,31 @@ def _render(report: Report) -> str:
 
 
 _CODES = {code.code: code for code in (*ALL_CODES, PROXY_HIDDEN)}
+#: After a hidden finding's code: the ``tracers`` setting hid it, not the code's state.
+HIDDEN_BY_TRACERS = "(tracers)"
 
 
 def emit(api: AnyPluginInterface, context: Context, report: Report) -> None:
     """Render ``report``, report it to mypy at ``context`` and keep it for collectors.
 
-    A report under a disabled code (proxy-specialize by default) is neither
+    A report under a disabled code (proxy-specialize by default), or harmless under
+    each tracer the ``tracers`` setting names (``report.tracers`` empty), is neither
     rendered nor kept: mypy would drop it, and collectors must see what mypy shows.
     While the command line counts hidden findings, it goes to mypy under the
-    internal code proxy-hidden instead, its message prefixed with its own code.
+    internal code proxy-hidden instead, its message prefixed with its own code (and
+    ``(tracers)`` when only the ``tracers`` setting hides it).
     Never through mypy's trial checks (overloads, lambdas, operators): see
     :mod:`.reporting`, which also reports each finding once.
     """
     code = _CODES[report.code]
-    if not error_code_enabled(api, code):
+    enabled = error_code_enabled(api, code)
+    # Off: the code is disabled, or the report is harmless under every tracer run.
+    if not enabled or report.tracers == ():
         if collectors.counts_hidden():  # the command line counts what the settings hide
+            why = "" if not enabled else f" {HIDDEN_BY_TRACERS}"
             hidden = replace(report, code=PROXY_HIDDEN.code, file=current_path(api),
                              line=context.line, column=context.column,
-                             message=f"{code.code}: {render(report)}")
+                             message=f"{code.code}{why}: {render(report)}")
             reporting.deliver(api, context, hidden, PROXY_HIDDEN)
         return
     located = replace(report, file=current_path(api), line=context.line,
@@ -254,11 +263,11 @@ def shown_code(api: AnyPluginInterface, outcome: str) -> str | None:
 
 def misclassifying_isinstance(
     api: CheckerPluginInterface, context: Context, function: str, classes: tuple[str, ...],
-    dynamic: str, reason: Reason | None = None,
+    dynamic: str, reason: Reason | None = None, tracers: tuple[str, ...] | None = None,
 ) -> None:
     """proxy-isinstance: the check sorts a dynamic number into the wrong branch."""
     emit(api, context, Report(PROXY_ISINSTANCE.code, findings.ISINSTANCE, dynamic, function,
-                              classes, reason=reason))
+                              classes, reason=reason, tracers=tracers))
 
 
 def true_through_legacy_base(
@@ -289,10 +298,11 @@ def _code(outcome: str) -> str:
 def implicit_conversion(
     api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
     *, outcome: str = "raises", reason: Reason | None = None,
+    tracers: tuple[str, ...] | None = None,
 ) -> None:
     """proxy-concretize (proxy-specialize when it guards): a conversion call or index."""
     emit(api, context, Report(_code(outcome), findings.CONVERSION, dynamic, operation,
-                              reason=reason))
+                              reason=reason, tracers=tracers))
 
 
 def dynamic_condition(
@@ -342,12 +352,12 @@ def format_spec(
 
 def formatted_text(
     api: CheckerPluginInterface, context: Context, operation: str, dynamic: str,
-    *, outcome: str, reason: Reason | None = None,
+    *, outcome: str, reason: Reason | None = None, tracers: tuple[str, ...] | None = None,
 ) -> None:
     """proxy-specialize (proxy-concretize where torch.compile fails): text of a torch
     dynamic number built without a format spec (``f"{n}"``, ``str(n)``, ``format(n)``)."""
     emit(api, context, Report(_code(outcome), findings.FORMAT_TEXT, dynamic, operation,
-                              extra=(outcome,), reason=reason))
+                              extra=(outcome,), reason=reason, tracers=tracers))
 
 
 def static_type_comparison(
@@ -447,19 +457,20 @@ def unresolved_module(
 def call_reaches_sink(
     api: CheckerPluginInterface, context: Context, callee: str, argument: str, dynamic: str,
     code: str, path: tuple[str, ...], reason: Reason | None = None,
+    tracers: tuple[str, ...] | None = None,
 ) -> None:
     """An argument that reaches a sink in the callee, reported at the call; ``path`` is
     (sink, function, where, via, effect, then one "file:line: note" per step)."""
     emit(api, context, Report(code, findings.CALL_REACHES_SINK, dynamic, callee,
-                              subject=argument, extra=path, reason=reason))
+                              subject=argument, extra=path, reason=reason, tracers=tracers))
 
 
 def tensor_condition(api: CheckerPluginInterface, context: Context, operation: str,
-                     outcome: str, *, in_assert: bool) -> None:
+                     outcome: str, *, tracers: tuple[str, ...] | None = None) -> None:
     """proxy-specialize: tensor data tested for truth in traced code (``if t.sum() > 0:``);
     ``operation`` says what is tested (``a tensor comparison``, ``Tensor.any()``)."""
     emit(api, context, Report(_code(outcome), findings.TENSOR_CONDITION, "SymBool", operation,
-                              extra=("assert",) if in_assert else ()))
+                              tracers=tracers))
 
 
 def random_call(api: CheckerPluginInterface, context: Context, function: str) -> None:
@@ -565,6 +576,17 @@ def config_bad_traced_function(entry: str) -> str:
 def config_bad_parameter_pattern(entry: str) -> str:
     """A ``static_parameters`` entry that is no parameter name pattern."""
     return f'static_parameters: "{entry}" is not a parameter name or pattern like dim or *_dim'
+
+
+def config_unknown_tracer(entry: str, known: tuple[str, ...]) -> str:
+    """A ``tracers`` entry that names no torch tracer."""
+    return f'tracers: "{entry}" is not a torch tracer (known: {", ".join(known)})'
+
+
+def config_no_tracer(known: tuple[str, ...]) -> str:
+    """A ``tracers`` setting that names none."""
+    return (f"tracers: names no tracer; list those the project runs ({', '.join(known)}), "
+            "or remove the setting for all of them")
 
 
 def config_empty_entry(key: str, value: object) -> str:

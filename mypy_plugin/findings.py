@@ -103,6 +103,10 @@ class Report:
     subject: str = ""
     extra: tuple[str, ...] = ()
     reason: Reason | None = None
+    #: The torch tracers it fails under, of those the ``tracers`` setting names, where the
+    #: tracers differ (``proxy_types/_table.py``); None where they do not, or for other
+    #: numbers.  Empty: harmless under each tracer the project runs (a hidden finding).
+    tracers: tuple[str, ...] | None = None
     # Where it was reported (filled in by ``errors.emit``); line and column as mypy has them.
     file: str = ""
     line: int = 0
@@ -114,6 +118,7 @@ class Report:
         data["reason"] = self.reason.as_dict() if self.reason is not None else None
         data["classes"] = list(self.classes)
         data["extra"] = list(self.extra)
+        data["tracers"] = list(self.tracers) if self.tracers is not None else None
         return data
 
 

@@ -84,6 +84,14 @@ def toml_line(key: str, value: bool | tuple[str, ...]) -> str:
 
 
 _THUNDER = "thunder.core.proxies.NumberProxy"
+# Which torch tracers each preset's users run (the ``tracers`` setting; it only
+# concerns torch's Sym types, so the thunder, jax and migrate presets leave it out).
+# Model code compiled with torch.compile: Dynamo traces it, and answers isinstance
+# checks on sizes itself.  torch's library code: decompositions and meta functions run
+# under make_fx's tracing whatever the entry point (torch.compile's AOTAutograd too),
+# and modules under all three, so each tracer counts.
+_COMPILE_ONLY = ("compile",)
+_EVERY_TRACER = ("make_fx", "export", "compile")
 _CHECK_TYPE = "thunder.core.baseutils.check_type"
 _STATIC_PARAMETERS = ("dim", "dims", "*_dim", "*_dims", "ndim", "rank")
 
@@ -93,7 +101,8 @@ PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
         "model code compiled with torch.compile and dynamic shapes: tensor sizes may be "
         "SymInts; their conversions and conditions (proxy-specialize) are shown",
         # In the plugin's section: dmypy rejects a plugin code in [mypy] (docs/plugin.md).
-        plugin={"enable_error_code": ("proxy-specialize",), "symbolic_shapes": True},
+        plugin={"enable_error_code": ("proxy-specialize",), "symbolic_shapes": True,
+                "tracers": _COMPILE_ONLY},
     ),
     Preset(
         "torch-library",
@@ -108,6 +117,7 @@ PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
             "static_only_aliases": ("torch._prims_common.IntWithoutSymInt",
                                     "torch._prims_common.FloatWithoutSymFloat"),
             "static_parameters": (*_STATIC_PARAMETERS, "idx", "*_mode"),
+            "tracers": _EVERY_TRACER,
         },
     ),
     Preset(

@@ -108,7 +108,7 @@ def render_json(records: Sequence[AuditRecord], config_file: str | None) -> str:
         "findings": [finding(record) for record in records],
         "summary": summarize(records),
         # The same shape as check's: the audit records every merge, so nothing is hidden.
-        "hidden": {"codes": {}, "below_min_confidence": 0},
+        "hidden": {"codes": {}, "below_min_confidence": 0, "by_tracers": {}},
     }
     return json.dumps(document, indent=2) + "\n"
 

@@ -112,6 +112,10 @@ OUTCOMES: dict[str, str] = {
               "break after which the text is a constant (specialized on the value)",
     "unsupported": "a static number of the same Python type fails too (TypeError): a type "
                    "error, not a concretization",
+    "misclassifies": "an isinstance check against static number classes is False: the code "
+                     "takes the branch meant for other values",
+    "static": "the tracer answers it as for a static number of the same Python type: "
+              "nothing goes wrong",
 }
 
 #: The plugin's error code for each outcome (None: nothing to report).
@@ -123,6 +127,8 @@ FINDING_CODES: dict[str, str | None] = {
     "names": None,
     "breaks": "proxy-specialize",
     "unsupported": None,
+    "misclassifies": "proxy-isinstance",
+    "static": None,
 }
 
 #: The Python types torch has Sym classes for (there is no SymComplex).
@@ -267,6 +273,46 @@ TORCH_COMPILE_OUTCOMES: dict[str, str] = {
 }
 
 
+#: What each torch tracer does at the operations other than conversions that the plugin
+#: reports on a torch Sym number, where the tracers differ (torch 2.13;
+#: tests/runtime/test_tracer_outcomes_runtime.py traces each row the three ways).
+#: ``isinstance``: a SymInt is no ``int`` to make_fx and export, so ``isinstance(n, int)``
+#: (or ``numbers.Integral``) sends it down the other branch; Dynamo answers the check
+#: itself, as for an int.  ``torch.tensor`` of a size: make_fx specializes the size, export
+#: and torch.compile keep it symbolic (``aten.scalar_tensor``).  ``torch.as_tensor`` of a
+#: size: make_fx specializes it, export rejects that ("specialized it to be a constant"),
+#: torch.compile recompiles for each size.  ``tensor assert``: ``assert (t > 0).all()``
+#: on tensor data, where make_fx and export fail (GuardOnDataDependentSymNode, the
+#: data-dependent form of a guard) and torch.compile turns the test into ``torch._assert``.
+TORCH_TRACER_OUTCOMES: dict[str, dict[str, str]] = {
+    "isinstance": {"make_fx": "misclassifies", "export": "misclassifies", "compile": "static"},
+    "torch.tensor": {"make_fx": "guards", "export": "symbolic", "compile": "symbolic"},
+    "torch.as_tensor": {"make_fx": "guards", "export": "guards", "compile": "guards"},
+    "tensor assert": {"make_fx": "guards", "export": "guards", "compile": "symbolic"},
+}
+
+
+def tracer_outcomes(operation: str, python_type: str = "number", *,
+                    format_spec: bool = False) -> dict[str, str]:
+    """What ``operation`` does to a torch dynamic number under each of TORCH_TRACERS.
+
+    ``operation`` is a TORCH_TRACER_OUTCOMES key or anything :func:`outcome` takes;
+    returns an OUTCOMES key per tracer, in TORCH_TRACERS' order.
+    """
+    row = TORCH_TRACER_OUTCOMES.get(operation)
+    if row is not None:
+        return {tracer: row[tracer] for tracer in TORCH_TRACERS}
+    return {tracer: outcome(operation, "torch", python_type, format_spec=format_spec,
+                            tracer=tracer) for tracer in TORCH_TRACERS}
+
+
+def failing_tracers(operation: str, python_type: str = "number", *,
+                    format_spec: bool = False) -> tuple[str, ...]:
+    """The TORCH_TRACERS under which ``operation`` on a torch dynamic number is a finding."""
+    outcomes = tracer_outcomes(operation, python_type, format_spec=format_spec)
+    return tuple(tracer for tracer, found in outcomes.items() if FINDING_CODES[found] is not None)
+
+
 def conversion(operation: str) -> Conversion | None:
     """The conversion ``operation`` performs, or None when it performs none.
 
@@ -302,8 +348,8 @@ def operation_spelling(operation: str) -> str:
 
 
 #: Most serious first: which outcome a value of unknown Python type ("number") gets.
-SEVERITY: tuple[str, ...] = ("raises", "silent", "breaks", "guards", "names", "symbolic",
-                             "unsupported")
+SEVERITY: tuple[str, ...] = ("raises", "silent", "misclassifies", "breaks", "guards", "names",
+                             "symbolic", "static", "unsupported")
 
 
 def outcome(operation: str, kind: str, python_type: str, *, format_spec: bool = False,

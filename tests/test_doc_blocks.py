@@ -211,6 +211,8 @@ def test_the_json_sample_of_cli_md_has_the_keys_of_a_real_report(tmp_path: Path)
     sample = _doc_json("cli.md", '"exit_status"')
     for report in (real, sample):  # which codes were hidden is the run's, not the format's
         report["hidden"]["codes"] = {}
+        for finding in report["findings"]:  # a list for torch numbers, else null
+            finding["report"]["tracers"] = None
     assert _keys(sample) == _keys(real)
 
 

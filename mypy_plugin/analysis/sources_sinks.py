@@ -39,14 +39,15 @@ class SinkKind(NamedTuple):
     """One kind of sink: what it is called and the operation the shared table knows it by."""
 
     kind: str
-    #: ``proxy_types/_table.py``'s operation name (None: the isinstance report).
-    table_operation: str | None
+    #: ``proxy_types/_table.py``'s operation name (``isinstance``: a row of
+    #: ``TORCH_TRACER_OUTCOMES``, reported as proxy-isinstance).
+    table_operation: str
     #: What a dynamic number does there, as shown in the report.
     effect: str
 
 
 SINK_KINDS: Final[dict[str, SinkKind]] = {
-    ISINSTANCE: SinkKind(ISINSTANCE, None, "which is False for dynamic number"),
+    ISINSTANCE: SinkKind(ISINSTANCE, ISINSTANCE, "which is False for dynamic number"),
     CONVERSION: SinkKind(CONVERSION, "truth test", "which reads the traced value of dynamic number"),
     TRUTH: SinkKind(TRUTH, "truth test", "which reads the traced value of dynamic number"),
     HASH: SinkKind(HASH, "__hash__", "a call of a functools cache, which hashes dynamic number"),
@@ -109,20 +110,12 @@ SIZE_SINK_FUNCTIONS: Final = {
 
 #: Tensor constructors from Python data: each dynamic number in the data (the first
 #: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,
-#: under ``symbolic_shapes``, in traced code.  torch 2.13, ``f(x)`` computing a tensor
-#: from ``x.shape[0]`` (tests/runtime/test_tensor_data_runtime.py):
-#: ``torch.tensor(...)``: make_fx(tracing_mode="symbolic") replaces the size by its
-#: traced value (the graph is wrong for another size); export (strict=False) and
-#: torch.compile keep it symbolic (``aten.scalar_tensor``).  ``torch.as_tensor(...)``:
-#: make_fx the same, export fails ("specialized it to be a constant"), torch.compile
-#: recompiles for each size.  Name (as mypy resolves it) -> what the report says.
+#: under ``symbolic_shapes``, in traced code.  What each tracer does there is a row of
+#: ``proxy_types/_table.py``'s ``TORCH_TRACER_OUTCOMES`` (tests/runtime/
+#: test_tensor_data_runtime.py).  Name (as mypy resolves it) -> the table's operation.
 TENSOR_DATA_SINK_FUNCTIONS: Final = {
-    "torch._C._VariableFunctions.tensor":
-        "torch.tensor() of a size (make_fx bakes in its traced value; export and "
-        "torch.compile keep it symbolic)",
-    "torch._C._VariableFunctions.as_tensor":
-        "torch.as_tensor() of a size (make_fx bakes in its traced value, export fails, "
-        "torch.compile recompiles for each value)",
+    "torch._C._VariableFunctions.tensor": "torch.tensor",
+    "torch._C._VariableFunctions.as_tensor": "torch.as_tensor",
 }
 
 #: Calls of Python's ``random`` module in traced code, under ``symbolic_shapes``.

@@ -64,6 +64,7 @@ from ..analysis.shown_paths import location_path, shown_path
 from ..analysis.sources_sinks import ISINSTANCE, SINK_KINDS
 from ..analysis.returns import function_node, positional_names
 from ..analysis.summaries import SinkPath, Target, module_of, target_of
+from ..analysis.tracers import failing_tracers
 from ..codes import PROXY_ISINSTANCE
 from ..constants import HASH_OPERATION
 from ..config import is_installed_library
@@ -203,8 +204,10 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
                 continue
             shown = f"*{_spelled(actual) or '...'}" if kind == ARG_STAR \
                 else _argument_shown(actual, name)
+            operation = SINK_KINDS[path.kind].table_operation
             errors.call_reaches_sink(api, actual, _callee_shown(target), shown, found.name, code,
-                                     _path_data(path, modules), reason=found.reason)
+                                     _path_data(path, modules), reason=found.reason,
+                                     tracers=failing_tracers(operation, found, env.config))
             if kind == ARG_STAR:
                 spread.add(id(actual))
             if not forwarded:

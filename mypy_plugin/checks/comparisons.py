@@ -31,7 +31,8 @@ from ..analysis.kinds import GUARDING_KINDS, TORCH, Dynamic
 from ..analysis.severity import flows_may_be_reported, guards_only_a_range, outcome_of
 from ..analysis.truth import also_truth_tested, truth_tested_by
 from ..analysis.walk import StatementLines, everywhere, walk
-from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
+from ..analysis.tracers import failing_tracers
+from ..constants import TENSOR_ASSERT_OPERATION, TRUTH_TEST_OPERATION, is_comparison_method
 from ..analysis.cross_call import call_site_env, in_traced_code
 from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..findings import Reason
@@ -204,9 +205,11 @@ def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
     found = Dynamic("SymBool", TORCH, Reason("shape"))
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
     if errors.shown_code(ctx.api, outcome) is not None:
+        tracers = failing_tracers(TENSOR_ASSERT_OPERATION, found, env.config) \
+            if _tested_by_an_assert(ctx) else None
         errors.tensor_condition(ctx.api, ctx.context,
                                 _TENSOR_TRUTH_METHODS.get(env.fullname, "a tensor comparison"),
-                                outcome, in_assert=_tested_by_an_assert(ctx))
+                                outcome, tracers=tracers)
 
 
 def _tested_by_an_assert(ctx: MethodContext) -> bool:

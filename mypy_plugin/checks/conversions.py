@@ -25,6 +25,7 @@ from ..number_table import table as _table
 from ..analysis.classes import python_type_of_value
 from ..analysis.branches import built_only_on_failure
 from ..analysis.kinds import GUARDING_KINDS, Dynamic
+from ..analysis.tracers import failing_tracers
 from ..analysis.severity import (
     flows_may_be_reported,
     guards_only_a_range,
@@ -87,7 +88,8 @@ def check_conversion(
                 continue  # a second `int(s)`: the first one's guard answers it
             context: Context = actual if isinstance(ctx, FunctionSigContext) else ctx.context
             if converts is not None and converts.result == "str" and not format_spec:
-                _report_text(ctx, context, operation, found, outcome)
+                _report_text(ctx, context, operation, found, outcome,
+                             failing_tracers(table_operation, found, config))
                 continue
             errors.implicit_conversion(ctx.api, context, operation, found.name,
                                        outcome=outcome, reason=found.reason)
@@ -95,13 +97,13 @@ def check_conversion(
 
 
 def _report_text(ctx: FunctionSigContext | MethodSigContext, context: Context, operation: str,
-                 found: Dynamic, outcome: str) -> None:
+                 found: Dynamic, outcome: str, tracers: tuple[str, ...] | None) -> None:
     """``str(n)``, ``format(n)``: text of a SymInt, which only torch.compile needs the
     value of; never when the call builds an assert's message or a raised exception."""
     if isinstance(ctx.context, Expression) and built_only_on_failure(ctx.api, ctx.context):
         return
     errors.formatted_text(ctx.api, context, operation, found.name, outcome=outcome,
-                          reason=found.reason)
+                          reason=found.reason, tracers=tracers)
 
 
 #: What arithmetic on numbers gives: never a bool (``True + True`` is 2).

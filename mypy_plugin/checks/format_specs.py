@@ -3,8 +3,8 @@ or, for torch's Sym types, without one (``f"{n}"``, ``"{}".format(n)``).
 
 A spec makes ``__format__`` produce the value's digits, which every kind of
 dynamic class refuses or bakes in; an empty spec (``f"{p}"``) only names the
-proxy, and names a SymInt's symbol under make_fx and export, but torch.compile
-specializes on that text (``proxy_types/_table.py``).  No hook sees an f-string:
+proxy, and names a SymInt's symbol under some tracers, while others specialize on that
+text (``proxy_types/_table.py``; the report names those).  No hook sees an f-string:
 mypy's parser turns each replacement field into ``"{:{}}".format(value, spec)``
 (``"{!r:{}}"`` with a conversion), so this check reads every literal
 ``str.format`` call, and tells an f-string by that template.
@@ -31,6 +31,7 @@ from ..constants import (
 )
 from ..number_table import table as _table
 from ..analysis.severity import flows_may_be_reported, may_be_reported, reported_outcome
+from ..analysis.tracers import failing_tracers
 from ..hooks import METHOD, Env, Hook
 
 #: A field's argument: its position or keyword name.
@@ -183,7 +184,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         if value is None:
             continue
         if spec == "" or field.converted:  # the name of a proxy, the symbol of a SymInt
-            _check_text(ctx, call, value, text_operation, dynamic)
+            _check_text(ctx, call, value, text_operation, config, dynamic)
             continue
         found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
         if found is None:
@@ -196,7 +197,7 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
 
 
 def _check_text(ctx: MethodContext, call: CallExpr, value: Expression, operation: str,
-                dynamic: DynamicClasses) -> None:
+                config: ProxyTypesConfig, dynamic: DynamicClasses) -> None:
     """Report ``value`` formatted without a spec where its kind specializes on the text."""
     follow_flows = flows_may_be_reported(ctx.api, operation, dynamic)
     found = dynamic_in_expression(ctx.api, value, dynamic, Asked(
@@ -208,7 +209,8 @@ def _check_text(ctx: MethodContext, call: CallExpr, value: Expression, operation
             or built_only_on_failure(ctx.api, call):
         return
     errors.formatted_text(ctx.api, value, _table.operation_spelling(operation), found.name,
-                          outcome=outcome, reason=found.reason)
+                          outcome=outcome, reason=found.reason,
+                          tracers=failing_tracers(operation, found, config))
 
 
 #: mypy also checks every f-string replacement field as a call of ``str.format``.

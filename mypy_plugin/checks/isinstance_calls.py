@@ -15,6 +15,8 @@ from ..analysis.classes import (
     static_classes_checked,
 )
 from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression, narrowed_static
+from ..analysis.sources_sinks import ISINSTANCE
+from ..analysis.tracers import failing_tracers
 from ..config import ProxyTypesConfig
 from ..hooks import FUNCTION, Env, Hook
 
@@ -68,7 +70,8 @@ def check_isinstance_call(
     if found is None:
         return
     errors.misclassifying_isinstance(ctx.api, ctx.context, function, shown, found.name,
-                                     reason=found.reason)
+                                     reason=found.reason,
+                                     tracers=failing_tracers(ISINSTANCE, found, config))
 
 
 def _may_pass(info: TypeInfo, static: list[str]) -> bool:

@@ -25,6 +25,7 @@ from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..analysis.kinds import TORCH
 from ..analysis.severity import value_read_outcome
 from ..analysis.sources_sinks import SIZE_SINK_FUNCTIONS, TENSOR_DATA_SINK_FUNCTIONS
+from ..analysis.tracers import failing_tracers
 from ..hooks import FUNCTION, Env, Hook, Shared
 
 _SIZES = frozenset({"torch.Size", "torch._C.Size"})
@@ -95,9 +96,11 @@ def _check_tensor_data(ctx: FunctionContext, env: Env) -> None:
             if not traced:
                 continue
         outcome = value_read_outcome(found)
+        operation = TENSOR_DATA_SINK_FUNCTIONS[env.fullname]
         if errors.code_of(outcome) is not None:
-            errors.implicit_conversion(ctx.api, item, TENSOR_DATA_SINK_FUNCTIONS[env.fullname],
-                                       found.name, outcome=outcome, reason=found.reason)
+            errors.implicit_conversion(ctx.api, item, f"{operation}() of a size", found.name,
+                                       outcome=outcome, reason=found.reason,
+                                       tracers=failing_tracers(operation, found, env.config))
         return  # one report per call
 
 

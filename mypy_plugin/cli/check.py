@@ -91,6 +91,8 @@ class Finding:
                 operation=details["operation"], classes=tuple(details["classes"]),
                 subject=details["subject"], extra=tuple(details["extra"]),
                 reason=Reason(**reason) if isinstance(reason, dict) else None,
+                tracers=tuple(details["tracers"]) if details.get("tracers") is not None
+                else None,
                 file=str(fields["file"]), line=int(str(fields["line"])),
                 column=int(str(fields["column"])) - 1, message=str(fields["message"]),
             )
@@ -111,8 +113,11 @@ class CheckResult:
     mypy_runs: int = 1
     #: With ``--runtime-report``: what a runtime audit confirmed, and saw alone.
     runtime: RuntimeJoin | None = None
-    #: Findings the settings hide, by the code they have (off by default or disabled).
+    #: Findings the settings hide, by the code they have (off by default or disabled, or
+    #: harmless under each tracer the ``tracers`` setting names).
     hidden: dict[str, int] = field(default_factory=dict)
+    #: Of those, the ones the ``tracers`` setting hid, by code.
+    hidden_by_tracers: dict[str, int] = field(default_factory=dict)
     #: Plugin findings ``--min-confidence`` left out, and the level it was given.
     below_confidence: int = 0
     min_confidence: str = "any"
@@ -247,7 +252,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
     # mypy prints files in the order it checks them, which follows string hashes:
     # by file (stable: each file's own order kept), the output is the same for any seed.
     findings.sort(key=lambda finding: finding.file)
-    findings, hidden = without_hidden(findings)
+    findings, hidden, hidden_by_tracers = without_hidden(findings)
     if status == 1 and hidden and not any(f.severity == "error" for f in findings):
         status = 0  # only hidden findings: mypy's status counted them
     attach_reports(findings, run.reports)
@@ -269,25 +274,31 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
         status = EXIT_INTERNAL  # ran, but some findings may be missing
     warnings.extend(run.notices)
     return CheckResult(findings, status, config, warnings, rechecked=sorted(run.rechecked),
-                       mypy_runs=run.mypy_runs, hidden=hidden)
+                       mypy_runs=run.mypy_runs, hidden=hidden,
+                       hidden_by_tracers=hidden_by_tracers)
 
 
-def without_hidden(findings: Sequence[Finding]) -> tuple[list[Finding], dict[str, int]]:
-    """``findings`` without the plugin's hidden ones, and their count by their own code.
+def without_hidden(findings: Sequence[Finding]
+                   ) -> tuple[list[Finding], dict[str, int], dict[str, int]]:
+    """``findings`` without the plugin's hidden ones, their count by their own code, and
+    the count of those the ``tracers`` setting hid.
 
-    A hidden finding's message starts with its code (``proxy-specialize: ...``).
-    mypy's note that a ``# type: ignore[...]`` does not cover the internal code
-    goes too.
+    A hidden finding's message starts with its code (``proxy-specialize: ...``),
+    followed by ``(tracers)`` when that setting hid it.  mypy's note that a ``# type:
+    ignore[...]`` does not cover the internal code goes too.
     """
     shown: list[Finding] = []
     hidden: dict[str, int] = {}
+    by_tracers: dict[str, int] = {}
     for finding in findings:
         if finding.code == HIDDEN_CODE:
-            code = finding.message.partition(":")[0]
+            code, _, why = finding.message.partition(":")[0].partition(" ")
             hidden[code] = hidden.get(code, 0) + 1
+            if why:
+                by_tracers[code] = by_tracers.get(code, 0) + 1
         elif not (finding.severity == "note" and f'"{HIDDEN_CODE}"' in finding.message):
             shown.append(finding)
-    return shown, hidden
+    return shown, hidden, by_tracers
 
 
 @dataclass

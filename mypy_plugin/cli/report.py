@@ -84,25 +84,37 @@ SHOW_OFF_BY_DEFAULT = {
 
 
 def hidden_lines(result: CheckResult) -> list[str]:
-    """One ``Hidden:`` line per code the settings hide findings of, and one for
-    ``--min-confidence``: how many, and how to see them."""
+    """One ``Hidden:`` line per code the settings hide findings of (two when the
+    ``tracers`` setting hid some of them), and one for ``--min-confidence``: how many,
+    and how to see them."""
+    return [line for line, _ in hidden_notes(result)]
+
+
+def hidden_notes(result: CheckResult) -> list[tuple[str, str | None]]:
+    """:func:`hidden_lines`, each with the code it counts (None: ``--min-confidence``)."""
     from ..codes import ALL_CODES
 
     off_by_default = {code.code for code in ALL_CODES if not code.default_enabled}
-    lines = []
-    for code, count in sorted(result.hidden.items()):
+    notes: list[tuple[str, str | None]] = []
+    for code, total in sorted(result.hidden.items()):
+        by_tracers = result.hidden_by_tracers.get(code, 0)
+        count = total - by_tracers
         noun = f"{code} finding{'s' * (count != 1)}"
-        if code in off_by_default:
+        if count and code in off_by_default:
             how = SHOW_OFF_BY_DEFAULT.get(code, f"enable_error_code = {code} shows them")
-            lines.append(f"Hidden: {count} {noun} (off by default; {how})")
-        else:
-            lines.append(f"Hidden: {count} {noun} (disabled in the mypy config: "
-                         f"disable_error_code or a # mypy: comment)")
+            notes.append((f"Hidden: {count} {noun} (off by default; {how})", code))
+        elif count:
+            notes.append((f"Hidden: {count} {noun} (disabled in the mypy config: "
+                          f"disable_error_code or a # mypy: comment)", code))
+        if by_tracers:
+            notes.append((f"Hidden: {by_tracers} {code} finding{'s' * (by_tracers != 1)} "
+                          "(harmless under each tracer the tracers setting names; list the "
+                          "other tracers the project runs there to see them)", code))
     if result.below_confidence:
         count = result.below_confidence
-        lines.append(f"Hidden: {count} finding{'s' * (count != 1)} below --min-confidence "
-                     f"{result.min_confidence} (--min-confidence any shows them)")
-    return lines
+        notes.append((f"Hidden: {count} finding{'s' * (count != 1)} below --min-confidence "
+                      f"{result.min_confidence} (--min-confidence any shows them)", None))
+    return notes
 
 
 def hidden_total(result: CheckResult) -> int:
@@ -135,7 +147,8 @@ def render_json(result: CheckResult) -> str:
         "findings": [_with_runtime(finding, result) for finding in result.findings],
         "summary": summarize(result.findings),
         "hidden": {"codes": dict(sorted(result.hidden.items())),
-                   "below_min_confidence": result.below_confidence},
+                   "below_min_confidence": result.below_confidence,
+                   "by_tracers": dict(sorted(result.hidden_by_tracers.items()))},
     }
     if result.runtime is not None:
         document["runtime_only"] = [r.as_dict() for r in result.runtime.runtime_only]
@@ -248,15 +261,15 @@ def sarif_hidden(result: CheckResult) -> dict[str, object]:
     """The run's properties: the findings the settings hid, by code and by confidence."""
     return {"hidden": {"codes": dict(sorted(result.hidden.items())),
                        "belowMinConfidence": result.below_confidence,
-                       "minConfidence": result.min_confidence}}
+                       "minConfidence": result.min_confidence,
+                       "byTracers": dict(sorted(result.hidden_by_tracers.items()))}}
 
 
 def sarif_invocation(result: CheckResult) -> dict[str, object]:
     """The run's invocation: one note per summary ``Hidden:`` line, so a viewer shows
     that findings were left out and how to see them."""
     notes: list[dict[str, object]] = []
-    codes = sorted(result.hidden)
-    for line, code in zip(hidden_lines(result), [*codes, None]):
+    for line, code in hidden_notes(result):
         note: dict[str, object] = {"level": "note", "message": {"text": line}}
         if code is not None:
             note["descriptor"] = {"id": code}

@@ -53,8 +53,10 @@ def report_data(report: Report) -> dict[str, Any]:
 def report_from_data(data: Mapping[str, Any]) -> Report:
     """The report :func:`report_data` stored."""
     reason = data["reason"]
+    tracers = data.get("tracers")
     fields = dict(data, classes=tuple(data["classes"]), extra=tuple(data["extra"]),
-                  reason=Reason(**reason) if reason is not None else None)
+                  reason=Reason(**reason) if reason is not None else None,
+                  tracers=tuple(tracers) if tracers is not None else None)
     return Report(**fields)
 
 

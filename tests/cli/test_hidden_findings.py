@@ -84,7 +84,8 @@ def test_warm_run_counts_them_again(
     project, cache, _ = torch_project
     warm = check(cli_env, project, cache, "--format", "json", "sym.py", "clean.py")
     document = json.loads(warm.stdout)
-    assert document["hidden"] == {"codes": {"proxy-specialize": 2}, "below_min_confidence": 0}
+    assert document["hidden"] == {"codes": {"proxy-specialize": 2}, "below_min_confidence": 0,
+                                  "by_tracers": {}}
     assert document["findings"] == [] and document["exit_status"] == 0
 
 
@@ -184,7 +185,7 @@ def test_sarif_carries_the_hidden_counts(
     assert sarif_problems(document) == []
     hidden, notes, ids = sarif_hidden(document)
     assert hidden == {"codes": {"proxy-specialize": 2}, "belowMinConfidence": 0,
-                      "minConfidence": "any"}
+                      "minConfidence": "any", "byTracers": {}}
     # The same lines as the text summary's.
     assert notes == [line for line in text_run.stdout.splitlines() if line.startswith("Hidden:")]
     assert ids == ["proxy-specialize"]
@@ -192,7 +193,7 @@ def test_sarif_carries_the_hidden_counts(
     assert document["runs"][0]["results"] == []
     clean = json.loads(check(cli_env, project, cache, "--format", "sarif", "clean.py").stdout)
     assert sarif_hidden(clean) == ({"codes": {}, "belowMinConfidence": 0,
-                                    "minConfidence": "any"}, [], [])
+                                    "minConfidence": "any", "byTracers": {}}, [], [])
 
 
 def test_sarif_carries_what_min_confidence_left_out(
@@ -206,11 +207,51 @@ def test_sarif_carries_what_min_confidence_left_out(
     document = json.loads(sure.stdout)
     assert sarif_problems(document) == []
     assert sarif_hidden(document) == (
-        {"codes": {}, "belowMinConfidence": 1, "minConfidence": "declared"},
+        {"codes": {}, "belowMinConfidence": 1, "minConfidence": "declared", "byTracers": {}},
         ["Hidden: 1 finding below --min-confidence declared (--min-confidence any shows them)"],
         [None])
     everything = json.loads(run_cli("check", "--format", "sarif", "loose.py",
                                     cwd=project).stdout)
     assert sarif_hidden(everything)[0] == {"codes": {}, "belowMinConfidence": 0,
-                                           "minConfidence": "any"}
+                                           "minConfidence": "any", "byTracers": {}}
     assert [r["ruleId"] for r in everything["runs"][0]["results"]] == ["proxy-isinstance"]
+
+
+# Line 5 sorts a SymInt into the wrong branch under make_fx and export only; line 7
+# installs a guard under every tracer.
+CHECKED_AS_INT = """\
+import torch
+
+
+def f(n: torch.SymInt) -> int:
+    if isinstance(n, int):
+        return n
+    return int(n)
+"""
+
+
+def test_findings_harmless_under_the_tracers_run_are_counted(
+        cli_env: dict[str, str], tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    project = write_project(tmp_path, {"checked.py": CHECKED_AS_INT})
+    config = project / "mypy.ini"
+    cache = tmp_path / "cache"
+    settings = PLUGIN_CONFIG + ("\n[mypy.plugins.proxy_types]\nenable_error_code = "
+                                "proxy-specialize\ntracers = {}\n")
+    config.write_text(settings.format("compile"), encoding="utf-8")
+    result = check(cli_env, project, cache, "--format", "json", "checked.py")
+    document = json.loads(result.stdout)
+    assert [(f["line"], f["code"]) for f in document["findings"]] == [(7, "proxy-specialize")]
+    assert document["hidden"] == {"codes": {"proxy-isinstance": 1}, "below_min_confidence": 0,
+                                  "by_tracers": {"proxy-isinstance": 1}}
+    text = check(cli_env, project, cache, "checked.py").stdout.splitlines()
+    assert [line for line in text if line.startswith("Hidden:")] == [
+        "Hidden: 1 proxy-isinstance finding (harmless under each tracer the tracers setting "
+        "names; list the other tracers the project runs there to see them)"]
+    config.write_text(settings.format("compile, export"), encoding="utf-8")
+    shown = check(cli_env, project, cache, "checked.py")
+    assert shown.returncode == 1
+    assert "checked.py:5:8: error: isinstance() against static number classes (int) " \
+        "misclassifies" in shown.stdout
+    assert "(fails under export)  [proxy-isinstance]" in shown.stdout
+    assert "Hidden" not in shown.stdout

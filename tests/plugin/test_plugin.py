@@ -222,6 +222,16 @@ BAD_CONFIGS = [
      "guarded_number_classes: expected a list of strings, got 'pkg.A'"),
     ("mypy.ini", "[mypy.plugins.proxy_types]\nconcretizing_functions = pyval\n",
      'concretizing_functions: "pyval" is not a fully qualified function name'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntracers =\n    compile,\n    jit\n",
+     'tracers: "jit" is not a torch tracer (known: make_fx, export, compile)'),
+    ("pyproject.toml", "[tool.proxy_types]\ntracers = ['export', 'torch.compile']\n",
+     'tracers: "torch.compile" is not a torch tracer'),
+    ("mypy.ini", "[mypy.plugins.proxy_types]\ntracers = compile, compile\n",
+     'tracers: "compile" is listed twice'),
+    ("pyproject.toml", "[tool.proxy_types]\ntracers = []\n",
+     "tracers: names no tracer; list those the project runs"),
+    ("pyproject.toml", "[tool.proxy_types]\ntracers = 'compile'\n",
+     "tracers: expected a list of strings, got 'compile'"),
 ]
 
 

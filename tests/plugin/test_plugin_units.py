@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from mypy_plugin import errors
+from mypy_plugin.analysis.tracers import failing_tracers
 from mypy_plugin.config import ProxyTypesConfig, is_installed_library
 from mypy_plugin.main import ProxyTypesPlugin
 from tests.fresh_python import assert_probe_passes
@@ -174,6 +175,34 @@ def test_flow_settings_are_read_and_cached(tmp_path: Path) -> None:
     default = ProxyTypesConfig(None)
     assert default.traced_functions == () and default.symbolic_shapes is False
     assert default.fingerprint() != config.fingerprint()
+
+
+def test_tracers_are_read_in_the_tables_order_and_cached(tmp_path: Path) -> None:
+    config_file = tmp_path / "mypy.ini"
+    config_file.write_text("[mypy.plugins.proxy_types]\ntracers = compile, make_fx\n")
+    config = ProxyTypesConfig(str(config_file), raise_errors=True)
+    assert config.tracers == ("make_fx", "compile")
+    assert config.to_data()["tracers"] == ["make_fx", "compile"]
+    default = ProxyTypesConfig(None)
+    assert default.tracers == ("make_fx", "export", "compile")
+    assert "tracers" not in default.to_data()  # the cache of configs without it is kept
+    assert default.fingerprint() != config.fingerprint()
+
+
+def test_reports_name_only_the_tracers_they_fail_under() -> None:
+    from mypy_plugin.analysis.kinds import Dynamic
+    from mypy_plugin.findings import Reason
+
+    config = ProxyTypesConfig(None)
+    size = Dynamic("SymInt", "torch", Reason("shape"))
+    assert failing_tracers("isinstance", size, config) == ("make_fx", "export")
+    assert failing_tracers("torch.tensor", size, config) == ("make_fx",)
+    assert failing_tracers("f-string", size, config) == ("compile",)
+    assert failing_tracers("truth test", size, config) is None  # every tracer: no filter
+    assert failing_tracers("isinstance", size._replace(kind="silent"), config) is None
+    config.tracers = ("compile",)
+    assert failing_tracers("isinstance", size, config) == ()  # hidden
+    assert failing_tracers("builtins.str", size, config) == ("compile",)
 
 
 @pytest.mark.parametrize(

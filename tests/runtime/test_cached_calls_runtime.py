@@ -23,10 +23,13 @@ from typing import Any, Callable
 import pytest
 
 torch = pytest.importorskip("torch")
-import torch._dynamo.testing  # noqa: E402
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+from tests.runtime.tracers import (  # noqa: E402
+    compile_counted,
+    export_with_dims,
+    first_size_pinned,
+    make_fx_symbolic,
+)
 
-_Module: Any = torch.nn.Module
 _UNHASHABLE = "unhashable type: non-nested SymInt"
 
 
@@ -84,56 +87,42 @@ def _traced(body: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda x: x.sum() + body(x).sum()
 
 
-class _Model(_Module):  # type: ignore[misc]
-    def __init__(self, body: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.body = _traced(body)
-
-    def forward(self, x: Any) -> Any:
-        return self.body(x)
-
-
 @pytest.fixture(autouse=True)
 def _empty_caches() -> None:
     for cached in (_grid, _ramp, _bare_ramp, _scaled, _Positions.table):
         cached.cache_clear()
 
 
-def _first_size_after_make_fx(body: Callable[[Any], Any]) -> object:
-    graph: Any = make_fx(_traced(body), tracing_mode="symbolic")(torch.ones(5, 3))
-    placeholder = next(node for node in graph.graph.nodes if node.op == "placeholder")
-    return placeholder.meta["val"].shape[0]
+def _make_fx(body: Callable[[Any], Any]) -> Any:
+    return make_fx_symbolic(_traced(body), torch.ones(5, 3))
 
 
 @pytest.mark.parametrize("name", sorted(_CACHED))
 def test_make_fx_cannot_hash_a_size(name: str) -> None:
     with pytest.raises(TypeError, match=_UNHASHABLE):
-        _first_size_after_make_fx(_CACHED[name])
+        _make_fx(_CACHED[name])
 
 
 @pytest.mark.parametrize("name", sorted(_CONTROLS))
 def test_make_fx_controls_keep_the_size_symbolic(name: str) -> None:
-    assert isinstance(_first_size_after_make_fx(_CONTROLS[name]), torch.SymInt)
+    assert not first_size_pinned(_make_fx(_CONTROLS[name]))
 
 
 def test_make_fx_guards_on_a_hashed_symfloat() -> None:
-    graph: Any = make_fx(_traced(lambda x: _scaled(x.shape[0] / 2)),
-                         tracing_mode="symbolic")(torch.ones(5, 3))
+    graph: Any = _make_fx(lambda x: _scaled(x.shape[0] / 2))
     guards = [str(guard.expr) for guard in graph.shape_env.guards]
     assert any(guard.startswith("Eq(IntTrueDiv(") and guard.endswith(", 2.5)")
                for guard in guards), guards
 
 
 def test_make_fx_symfloat_control_without_the_cache() -> None:
-    graph: Any = make_fx(_traced(lambda x: torch.arange(4) * (x.shape[0] / 2)),
-                         tracing_mode="symbolic")(torch.ones(5, 3))
+    graph: Any = _make_fx(lambda x: torch.arange(4) * (x.shape[0] / 2))
     assert not any("2.5" in str(guard.expr) for guard in graph.shape_env.guards)
 
 
 def _export(body: Callable[[Any], Any]) -> Any:
-    dims = ({0: torch.export.Dim("n", min=2, max=64)},)
-    return torch.export.export(_Model(body), (torch.ones(5, 3),), dynamic_shapes=dims,
-                               strict=False)
+    return export_with_dims(_traced(body), torch.ones(5, 3),
+                            {0: torch.export.Dim("n", min=2, max=64)})
 
 
 @pytest.mark.parametrize("name", ["lru_cache(maxsize)", "through a helper"])
@@ -150,9 +139,7 @@ def test_export_control_with_static_arguments() -> None:
 @pytest.mark.parametrize("name", ["lru_cache(maxsize)", "through a helper"])
 def test_compile_traces_through_the_cache(name: str) -> None:
     function = _traced(_CACHED[name])
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(function, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = compile_counted(function)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dynamo warns that it ignores the cache wrapper
         compiled(torch.ones(5, 3))

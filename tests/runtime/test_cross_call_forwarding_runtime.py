@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+from tests.runtime.tracers import export_with_dim, export_with_dims, make_fx_symbolic  # noqa: E402
 
 _Module: Any = torch.nn.Module
 _LayerNorm: Any = torch.nn.LayerNorm
@@ -63,15 +63,6 @@ class BuiltEagerly(_Module):  # type: ignore[misc]
         return self.second(self.first(x))
 
 
-class Wrapping(_Module):  # type: ignore[misc]
-    def __init__(self, function: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.function = function
-
-    def forward(self, x: Any) -> Any:
-        return self.function(x)
-
-
 PASSED_ON = [through_super_init, through_star_args, through_star_kwargs, through_partial,
              through_partial_of_the_size]
 
@@ -79,19 +70,17 @@ PASSED_ON = [through_super_init, through_star_args, through_star_kwargs, through
 @pytest.mark.parametrize("function", PASSED_ON)
 def test_a_size_passed_on_fails_under_make_fx_symbolic(function: Callable[[Any], Any]) -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(function, torch.randn(3, 4))
 
 
 @pytest.mark.parametrize("function", PASSED_ON)
 def test_a_size_passed_on_fails_under_export_with_a_dim(function: Callable[[Any], Any]) -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        torch.export.export(Wrapping(function), (torch.randn(3, 4),),
-                            dynamic_shapes={"x": {1: torch.export.Dim("width", min=2)}},
-                            strict=False)
+        export_with_dim(function, torch.randn(3, 4), 1)
 
 
 def test_literals_passed_on_trace() -> None:
-    graph = make_fx(with_a_literal, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph = make_fx_symbolic(with_a_literal, torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
 
 
@@ -99,6 +88,5 @@ def test_sizes_passed_on_in_a_constructor_are_plain_ints() -> None:
     module = BuiltEagerly(torch.randn(3, 4))
     assert type(module.first.normalized_shape[0]) is int
     assert type(module.second.normalized_shape[0]) is int
-    exported = torch.export.export(module, (torch.randn(3, 4),), strict=False,
-                                   dynamic_shapes={"x": {0: torch.export.Dim("rows", min=2)}})
+    exported = export_with_dims(module, torch.randn(3, 4), {0: torch.export.Dim("rows", min=2)})
     assert exported.module()(torch.randn(5, 4)).shape == (5, 4)

@@ -28,10 +28,7 @@ from typing import Any, Union
 import pytest
 
 torch = pytest.importorskip("torch")
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
-
-_Module: Any = torch.nn.Module
-
+from tests.runtime.tracers import compile_counted, export_with_dim, make_fx_symbolic  # noqa: E402
 
 def norm_positional(width: int, /) -> Any:
     return torch.nn.LayerNorm(width)
@@ -115,23 +112,13 @@ def sized_by(helper: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return traced
 
 
-class Wrapping(_Module):  # type: ignore[misc]
-    def __init__(self, function: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.function = function
-
-    def forward(self, x: Any) -> Any:
-        return self.function(x)
-
-
 def export(function: Callable[[Any], Any], dimension: int) -> Any:
-    return torch.export.export(Wrapping(function), (torch.randn(3, 4),), strict=False,
-                               dynamic_shapes={"x": {dimension: torch.export.Dim("size", min=2)}})
+    return export_with_dim(function, torch.randn(3, 4), dimension)
 
 
 def test_a_size_passed_positionally_only_fails_under_make_fx_symbolic() -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(through_positional_only, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(through_positional_only, torch.randn(3, 4))
 
 
 def test_a_size_passed_positionally_only_fails_under_export_with_a_dim() -> None:
@@ -140,7 +127,7 @@ def test_a_size_passed_positionally_only_fails_under_export_with_a_dim() -> None
 
 
 def test_a_literal_passed_positionally_only_traces() -> None:
-    graph = make_fx(positional_only_with_a_literal, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph = make_fx_symbolic(positional_only_with_a_literal, torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
     assert export(positional_only_with_a_literal, 0).module()(torch.randn(5, 4)).shape == (5, 4)
 
@@ -149,7 +136,7 @@ def test_a_literal_passed_positionally_only_traces() -> None:
 def test_a_size_sent_to_the_tensor_branch_fails_under_make_fx_symbolic(
         helper: Callable[[Any], Any], error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
-        make_fx(sized_by(helper), tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(sized_by(helper), torch.randn(3, 4))
 
 
 @pytest.mark.parametrize(("helper", "error", "message"), INT_FIRST)
@@ -169,7 +156,7 @@ def test_torch_compile_answers_the_int_check_itself(helper: Callable[[Any], Any]
 
 @pytest.mark.parametrize("helper", HANDLED)
 def test_a_size_that_reaches_the_int_branch_traces(helper: Callable[[Any], Any]) -> None:
-    graph = make_fx(sized_by(helper), tracing_mode="symbolic")(torch.randn(3, 4))
+    graph = make_fx_symbolic(sized_by(helper), torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
     assert export(sized_by(helper), 0).module()(torch.randn(5, 4)).shape == (10,)
 
@@ -177,7 +164,7 @@ def test_a_size_that_reaches_the_int_branch_traces(helper: Callable[[Any], Any])
 @pytest.mark.parametrize("function", SPREAD)
 def test_spread_sizes_fail_under_make_fx_symbolic(function: Callable[[Any], Any]) -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(function, torch.randn(3, 4))
 
 
 @pytest.mark.parametrize("function", SPREAD)
@@ -187,7 +174,7 @@ def test_spread_sizes_fail_under_export_with_a_dim(function: Callable[[Any], Any
 
 
 def test_spread_sizes_into_torch_trace() -> None:
-    graph = make_fx(spread_into_torch, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph = make_fx_symbolic(spread_into_torch, torch.randn(3, 4))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
     assert export(spread_into_torch, 0).module()(torch.randn(5, 4)).shape == (5, 4)
     torch._dynamo.reset()
@@ -205,15 +192,14 @@ def test_len_of_a_tensor_is_a_pinned_int_under_make_fx_and_export() -> None:
         seen.append(type(n))
         return x.new_zeros(n)
 
-    graph = make_fx(rows, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph = make_fx_symbolic(rows, torch.randn(3, 4))
     assert seen == [int]
     placeholder = next(node for node in graph.graph.nodes if node.op == "placeholder")
     assert str(placeholder.meta["val"].shape[0]) == "3"  # pinned
     with pytest.raises(Exception, match="Constraints violated"):
         export(rows, 0)
     assert seen == [int, int]
-    control = make_fx(lambda x: x.new_zeros(x.shape[0]), tracing_mode="symbolic")(
-        torch.randn(3, 4))
+    control = make_fx_symbolic(lambda x: x.new_zeros(x.shape[0]), torch.randn(3, 4))
     first = next(node for node in control.graph.nodes if node.op == "placeholder")
     assert str(first.meta["val"].shape[0]) != "3"  # x.shape[0] stays symbolic
 
@@ -225,11 +211,7 @@ def test_len_of_a_tensor_stays_symbolic_under_torch_compile_as_an_int() -> None:
             raise TypeError("len() gave no int")
         return x.new_zeros(n)
 
-    torch._dynamo.reset()
-    from torch._dynamo.testing import CompileCounter
-
-    counter = CompileCounter()
-    compiled = torch.compile(rows, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = compile_counted(rows)
     assert compiled(torch.randn(3, 4)).shape == (3,)
     assert compiled(torch.randn(5, 4)).shape == (5,)
     assert counter.frame_count == 1  # no recompile: the size was not pinned

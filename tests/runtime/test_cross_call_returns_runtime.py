@@ -12,10 +12,7 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
-
-_Module: Any = torch.nn.Module
-
+from tests.runtime.tracers import export_with_dims, make_fx_symbolic  # noqa: E402
 
 def rows(x: Any) -> Any:
     return x.shape[0]
@@ -67,26 +64,16 @@ def norm_of_pinned_rows(x: Any) -> Any:  # the control: the helper made a plain 
     return torch.nn.LayerNorm(pinned(x))(x.T).T
 
 
-class Wrapping(_Module):  # type: ignore[misc]
-    def __init__(self, function: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.function = function
-
-    def forward(self, x: Any) -> Any:
-        return self.function(x)
-
-
 def _export(function: Callable[[Any], Any]) -> Any:
     dims = {0: torch.export.Dim("rows", min=2), 1: torch.export.Dim("columns", min=2)}
-    return torch.export.export(Wrapping(function), (torch.randn(3, 4),),
-                               dynamic_shapes={"x": dims}, strict=False)
+    return export_with_dims(function, torch.randn(3, 4), dims)
 
 
 @pytest.mark.parametrize("function", [branch_on_returned_rows, branch_on_returned_total])
 def test_isinstance_of_a_returned_size_takes_the_wrong_branch_under_make_fx(
         function: Callable[[Any], Any]) -> None:
     x = torch.randn(3, 4)
-    graph = make_fx(function, tracing_mode="symbolic")(x)
+    graph = make_fx_symbolic(function, x)
     assert torch.equal(graph(x), x - 1)  # eager code takes x + 1
     assert torch.equal(function(x), x + 1)
 
@@ -110,7 +97,7 @@ def test_dynamo_answers_isinstance_of_a_returned_size_itself(
 ])
 def test_int_of_a_returned_size_pins_it_under_make_fx(function: Callable[[Any], Any],
                                                       guard: str) -> None:
-    graph: Any = make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph: Any = make_fx_symbolic(function, torch.randn(3, 4))
     shown = [str(item.expr) for item in graph.shape_env.guards]
     assert len(shown) == 1 and re.fullmatch(guard, shown[0]), shown
 
@@ -124,13 +111,13 @@ def test_int_of_a_returned_size_is_a_specialization_export_rejects() -> None:
 def test_layer_norm_of_a_returned_size_fails_under_make_fx_and_export(
         function: Callable[[Any], Any]) -> None:
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(function, torch.randn(3, 4))
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
         _export(function)
 
 
 def test_a_helper_that_converts_returns_a_plain_int() -> None:
     # The control: int() inside the helper is the guard (reported there); LayerNorm works.
-    graph: Any = make_fx(norm_of_pinned_rows, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph: Any = make_fx_symbolic(norm_of_pinned_rows, torch.randn(3, 4))
     shown = [str(guard.expr) for guard in graph.shape_env.guards]
     assert len(shown) == 1 and re.fullmatch(r"Eq\(s\d+, 3\)", shown[0]), shown

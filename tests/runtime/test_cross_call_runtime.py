@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+from tests.runtime.tracers import export_with_dims, make_fx_symbolic  # noqa: E402
 
 _Module: Any = torch.nn.Module
 
@@ -52,19 +52,18 @@ def test_layer_norm_of_a_symint_fails_under_make_fx_symbolic(
     # isinstance(normalized_shape, numbers.Integral) is False for the SymInt, so
     # LayerNorm iterates it: the crash the plugin reports at the caller's line.
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 64))
+        make_fx_symbolic(function, torch.randn(3, 64))
 
 
 def test_layer_norm_of_a_literal_traces() -> None:  # the control
-    graph = make_fx(layer_norm_of_literal, tracing_mode="symbolic")(torch.randn(3, 64))
+    graph = make_fx_symbolic(layer_norm_of_literal, torch.randn(3, 64))
     assert any(node.op == "call_function" for node in graph.graph.nodes)
 
 
 def test_layer_norm_of_a_symint_fails_under_export_with_a_dim() -> None:
     width = torch.export.Dim("width", min=2)
     with pytest.raises(TypeError, match="'SymInt' object is not iterable"):
-        torch.export.export(LastSizeNorm(), (torch.randn(3, 64),),
-                            dynamic_shapes={"x": {1: width}}, strict=False)
+        export_with_dims(LastSizeNorm(), torch.randn(3, 64), {1: width})
 
 
 def test_a_size_read_in_the_constructor_is_a_plain_int() -> None:
@@ -74,8 +73,7 @@ def test_a_size_read_in_the_constructor_is_a_plain_int() -> None:
     width = torch.export.Dim("width", min=2)
     # The weights pin the width (a specialization export reports), not a crash in LayerNorm.
     with pytest.raises(torch._dynamo.exc.UserError, match="specialized it to be a constant"):
-        torch.export.export(module, (torch.randn(3, 64),), dynamic_shapes={"x": {1: width}},
-                            strict=False)
+        export_with_dims(module, torch.randn(3, 64), {1: width})
 
 
 def condition_on_item(x: Any) -> Any:
@@ -100,11 +98,11 @@ def test_a_number_read_from_tensor_data_is_data_dependent(
     from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
     with pytest.raises(GuardOnDataDependentSymNode, match=message):
-        make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+        make_fx_symbolic(function, torch.randn(3, 4))
 
 
 def test_a_condition_on_a_size_traces_with_a_guard() -> None:
-    graph: Any = make_fx(condition_on_a_size, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph: Any = make_fx_symbolic(condition_on_a_size, torch.randn(3, 4))
     shown = [str(guard.expr) for guard in graph.shape_env.guards]
     assert len(shown) == 1 and re.fullmatch(r"s\d+ > 2", shown[0]), shown
 
@@ -127,11 +125,11 @@ def zeros_of_sym_min(x: Any) -> Any:  # the control
 ])
 def test_size_builtins_guard(function: Callable[[Any], Any], guard: str) -> None:
     # sources_sinks.SIZE_SINK_FUNCTIONS
-    graph: Any = make_fx(function, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph: Any = make_fx_symbolic(function, torch.randn(3, 4))
     shown = [str(item.expr) for item in graph.shape_env.guards]
     assert len(shown) == 1 and re.fullmatch(guard, shown[0]), shown
 
 
 def test_sym_min_keeps_the_sizes_symbolic() -> None:
-    graph: Any = make_fx(zeros_of_sym_min, tracing_mode="symbolic")(torch.randn(3, 4))
+    graph: Any = make_fx_symbolic(zeros_of_sym_min, torch.randn(3, 4))
     assert [str(item.expr) for item in graph.shape_env.guards] == []

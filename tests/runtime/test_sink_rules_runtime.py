@@ -24,28 +24,25 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
-import torch._dynamo.testing  # noqa: E402
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+from tests.runtime import tracers  # noqa: E402
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode  # noqa: E402
 
 _Module: Any = torch.nn.Module
 
 
 def make_fx_guards(model: Any, x: Any) -> list[str]:
-    graph: Any = make_fx(lambda value: model(value), tracing_mode="symbolic")(x)
+    graph: Any = tracers.make_fx_symbolic(lambda value: model(value), x)
     return [str(guard.expr) for guard in graph.shape_env.guards]
 
 
 def export_with_dims(model: Any, x: Any, dims: tuple[int, ...]) -> Any:
-    shapes = {dim: torch.export.Dim(f"d{dim}", min=2, max=64) for dim in dims}
-    return torch.export.export(model, (x,), dynamic_shapes=(shapes,), strict=False)
+    return tracers.export_with_dims(
+        model, x, {dim: torch.export.Dim(f"d{dim}", min=2, max=64) for dim in dims})
 
 
 def compiled_frames(model: Any, first: Any, second: Any) -> int:
     """Frames compiled over two calls: 2 means the second size recompiled."""
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(model, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = tracers.compile_counted(model)
     compiled(first)
     compiled(second)
     return int(counter.frame_count)

@@ -21,10 +21,14 @@ from typing import Any, Callable
 import pytest
 
 torch = pytest.importorskip("torch")
-import torch._dynamo.testing  # noqa: E402
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+from tests.runtime.tracers import (  # noqa: E402
+    compile_counted,
+    export_with_dims,
+    first_size,
+    first_size_pinned,
+    make_fx_symbolic,
+)
 
-_Module: Any = torch.nn.Module
 _STATIC = [1, 2]
 
 _TENSOR: dict[str, Callable[[Any], Any]] = {
@@ -47,35 +51,17 @@ def _traced(body: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda x: x.sum() * body(x).sum()
 
 
-class _Model(_Module):  # type: ignore[misc]
-    def __init__(self, body: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.body = body
-
-    def forward(self, x: Any) -> Any:
-        return self.body(x)
-
-
 def _make_fx(function: Callable[[Any], Any]) -> Any:
-    return make_fx(function, tracing_mode="symbolic")(torch.ones(5, 3))
-
-
-def _first_size(graph: Any) -> object:
-    placeholder = next(node for node in graph.graph.nodes if node.op == "placeholder")
-    return placeholder.meta["val"].shape[0]
+    return make_fx_symbolic(function, torch.ones(5, 3))
 
 
 def _export(function: Callable[[Any], Any]) -> Any:
-    dims = ({0: torch.export.Dim("n", min=2, max=64)},)
-    return torch.export.export(_Model(function), (torch.ones(5, 3),), dynamic_shapes=dims,
-                               strict=False)
+    return export_with_dims(function, torch.ones(5, 3), {0: torch.export.Dim("n", min=2, max=64)})
 
 
 def _compiled(function: Callable[[Any], Any]) -> tuple[int, Any]:
     """Frames compiled over sizes 5 and 7 (2: recompiled), and the result at 7."""
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(function, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = compile_counted(function)
     compiled(torch.ones(5, 3))
     second = compiled(torch.ones(7, 3))
     return int(counter.frame_count), second
@@ -89,14 +75,14 @@ def _eager_at_7(function: Callable[[Any], Any]) -> float:
 def test_make_fx_bakes_the_size_in(name: str) -> None:
     function = _traced(_ALL[name])
     graph = _make_fx(function)
-    assert _first_size(graph) == 5
+    assert first_size_pinned(graph) and str(first_size(graph)) == "5"
     assert float(graph(torch.ones(7, 3))) != _eager_at_7(function)
 
 
 @pytest.mark.parametrize("name", sorted(_CONTROLS))
 def test_make_fx_controls_keep_the_size_symbolic(name: str) -> None:
     graph = _make_fx(_traced(_CONTROLS[name]))
-    assert isinstance(_first_size(graph), torch.SymInt)
+    assert not first_size_pinned(graph)
 
 
 @pytest.mark.parametrize("name", ["tensor list", "tensor Size"])
@@ -136,7 +122,7 @@ def _zeros_of_count(x: Any) -> Any:
 
 def test_item_value_as_a_shape_traces_everywhere() -> None:
     graph = _make_fx(_zeros_of_count)
-    assert isinstance(_first_size(graph), torch.SymInt)
+    assert not first_size_pinned(graph)
     program = _export(_zeros_of_count)
     assert float(program.module()(torch.ones(7, 3))) == 21.0
     frames, second = _compiled(_zeros_of_count)

@@ -20,10 +20,7 @@ import pytest
 from proxy_types import _table
 
 torch = pytest.importorskip("torch")
-import torch._dynamo.testing  # noqa: E402
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
-
-_Module: Any = torch.nn.Module
+from tests.runtime.tracers import compile_counted, export_with_dims, make_fx_symbolic  # noqa: E402
 
 Spell = Callable[[Any], str]
 
@@ -63,7 +60,7 @@ def under_make_fx(spell: Spell, python_type: str) -> str:
     seen: list[str] = []
     x = torch.randn(5, 3)
     try:
-        graph: Any = make_fx(_using(spell, NUMBERS[python_type], seen), tracing_mode="symbolic")(x)
+        graph: Any = make_fx_symbolic(_using(spell, NUMBERS[python_type], seen), x)
     except Exception:  # noqa: BLE001 - any failure is the outcome "raises"
         return "raises"
     return _shape_env_outcome(len(graph.shape_env.guards), seen, spell(NUMBERS[python_type](x)))
@@ -73,13 +70,9 @@ def under_export(spell: Spell, python_type: str) -> str:
     seen: list[str] = []
     x = torch.randn(5, 3)
 
-    class Model(_Module):  # type: ignore[misc]
-        def forward(self, value: Any) -> Any:
-            return _using(spell, NUMBERS[python_type], seen)(value)
-
-    dims = ({0: torch.export.Dim("n", min=2, max=64)},)
     try:
-        torch.export.export(Model(), (x,), dynamic_shapes=dims, strict=False)
+        export_with_dims(_using(spell, NUMBERS[python_type], seen), x,
+                         {0: torch.export.Dim("n", min=2, max=64)})
     except torch._dynamo.exc.UserError as error:  # "Constraints violated": specialized
         return "guards" if "specialized" in str(error) else "raises"
     except Exception:  # noqa: BLE001
@@ -89,10 +82,8 @@ def under_export(spell: Spell, python_type: str) -> str:
 
 def under_compile(spell: Spell, python_type: str, *, fullgraph: bool = True) -> str:
     """fullgraph=True over two sizes: a second frame is a recompile, Unsupported a break."""
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
     traced = _using(spell, NUMBERS[python_type], [])
-    compiled = torch.compile(traced, backend=counter, dynamic=True, fullgraph=fullgraph)
+    compiled, counter = compile_counted(traced, fullgraph=fullgraph)
     try:
         for size in (5, 7):
             x = torch.randn(size, 3)
@@ -166,11 +157,9 @@ def _formatted(x: Any) -> Any:
 
 @pytest.mark.parametrize("function", [_assert_message, _raise_not_taken, _no_text])
 def test_text_built_only_on_failure_specializes_nowhere(function: Callable[[Any], Any]) -> None:
-    graph: Any = make_fx(function, tracing_mode="symbolic")(torch.randn(5, 3))
+    graph: Any = make_fx_symbolic(function, torch.randn(5, 3))
     assert list(graph.shape_env.guards) == []
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(function, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = compile_counted(function)
     for size in (5, 7, 9):
         compiled(torch.randn(size, 3))
     assert counter.frame_count == 1
@@ -178,9 +167,7 @@ def test_text_built_only_on_failure_specializes_nowhere(function: Callable[[Any]
 
 def test_the_control_formats_and_recompiles() -> None:
     """The same counting sees the recompile of an f-string that is used."""
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounter()
-    compiled = torch.compile(_formatted, backend=counter, dynamic=True, fullgraph=True)
+    compiled, counter = compile_counted(_formatted)
     for size in (5, 7, 9):
         compiled(torch.randn(size, 3))
     assert counter.frame_count == 3
@@ -188,7 +175,7 @@ def test_the_control_formats_and_recompiles() -> None:
 
 def test_percent_d_converts_with_int_under_make_fx() -> None:
     """``"%d" % n`` runs ``__int__``: it guards where int() does (the plugin sees no % yet)."""
-    graph: Any = make_fx(_using(lambda n: "%d" % n, NUMBERS["int"], []),
-                         tracing_mode="symbolic")(torch.randn(5, 3))
+    graph: Any = make_fx_symbolic(_using(lambda n: "%d" % n, NUMBERS["int"], []),
+                                  torch.randn(5, 3))
     assert _table.outcome("builtins.int", "torch", "int", tracer="make_fx") == "guards"
     assert [str(guard.expr) for guard in graph.shape_env.guards] != []

@@ -1,6 +1,7 @@
 """Tensors made from sizes in traced code (symbolic_shapes): make_fx bakes the traced
 value in (torch.tensor and torch.as_tensor); export fails and torch.compile recompiles
-on torch.as_tensor only (tests/runtime/test_tensor_data_runtime.py)."""
+on torch.as_tensor only (tests/runtime/test_tensor_data_runtime.py), so a torch.tensor
+report names make_fx (the ``tracers`` setting: calls_tracers_*.py)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ class Model(nn.Module):
 
     def forward(self, video: torch.Tensor, n: torch.SymInt, rows: list[int]) -> torch.Tensor:
         tm, hm = video.shape[2], video.shape[3] // 8
-        torch.tensor([tm, hm, 4], dtype=torch.float)  # E: [proxy-specialize] =torch.tensor() of a size (make_fx bakes in its traced value; export and torch.compile keep it symbolic) installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: "video.shape" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
+        torch.tensor([tm, hm, 4], dtype=torch.float)  # E: [proxy-specialize] =torch.tensor() of a size installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (fails under make_fx) (reason: "video.shape" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
         torch.tensor(video.shape[0])  # E: [proxy-specialize] torch.tensor() of a size
         torch.tensor(video.shape)  # E: [proxy-specialize] torch.tensor() of a size
         torch.tensor(list(video.shape[-2:]))  # E: [proxy-specialize] torch.tensor() of a size
         torch.tensor([[tm], [4]])  # E: [proxy-specialize] torch.tensor() of a size
-        torch.as_tensor([tm, 3])  # E: [proxy-specialize] torch.as_tensor() of a size (make_fx bakes in its traced value, export fails, torch.compile recompiles for each value)
+        torch.as_tensor([tm, 3])  # E: [proxy-specialize] /^torch.as_tensor\(\) of a size installs a guard .*explicit \(reason/
         torch.as_tensor(video.size())  # E: [proxy-specialize] torch.as_tensor() of a size
         torch.tensor(n)  # E: [proxy-specialize] torch.tensor() of a size
         torch.tensor([1, 2])

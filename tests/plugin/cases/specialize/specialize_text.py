@@ -19,12 +19,12 @@ from proxy_types import IntegerProxy
 
 
 def texts(x: torch.Tensor, n: torch.SymInt, f: torch.SymFloat, p: IntegerProxy, k: int) -> str:
-    a = f"{n}"  # E: [proxy-specialize] =f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile guards on its value (a recompile for each value); keep the text out of traced code, or build it only on failure (an assert message, a raise)
+    a = f"{n}"  # E: [proxy-specialize] f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text: a tracer that needs the text as a constant guards on its value (a recompile for each value); keep the text out of traced code, or build it only on failure (an assert message, a raise) (fails under compile)
     b = f"height ({x.shape[1]}) is odd"  # E: [proxy-specialize] f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text
-    c = "{} x {}".format(n, f)  # E: [proxy-specialize] str.format() without a format spec ("{}".format(n)) turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile cannot trace it  # E: [proxy-specialize] /dynamic number "SymFloat" into text/
-    d = str(x.size(0))  # E: [proxy-specialize] str() turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile cannot trace it (a graph break, an error with fullgraph=True)
+    c = "{} x {}".format(n, f)  # E: [proxy-specialize] /dynamic number "SymFloat" into text/  # E: [proxy-specialize] str.format() without a format spec ("{}".format(n)) turns dynamic number "SymInt" into text: a tracer that needs the text as a constant cannot trace it (a graph break, an error with fullgraph=True); keep the text out of traced code, or build it only on failure (an assert message, a raise) (fails under compile)
+    d = str(x.size(0))  # E: [proxy-specialize] str() turns dynamic number "SymInt" into text: a tracer that needs the text as a constant cannot trace it (a graph break, an error with fullgraph=True); keep the text out of traced code, or build it only on failure (an assert message, a raise) (fails under compile) (reason: "x.size(0)" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
     e = f"{n!r}"  # E: [proxy-specialize] f-string without a format spec
-    g = format(n)  # E: [proxy-concretize] format() turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile fails on it
+    g = format(n)  # E: [proxy-concretize] format() turns dynamic number "SymInt" into text: a tracer that needs the text as a constant fails on it; keep the text out of traced code, or build it only on failure (an assert message, a raise) (fails under compile)
     h = f"{n:>4}"  # E: [proxy-concretize] Format spec ">4" needs the value of dynamic number "SymInt"
     own = f"{p} {p!r}" + str(p) + "{}".format(p) + format(p)  # our proxies: their name
     static = f"{k}" + str(k) + "{}".format(k) + str(x.dim()) + f"{x.ndim}"

@@ -13,7 +13,7 @@ from proxy_types import is_static_number, to_static
 
 def declared_types(i: int, f: float, c: complex, b: bool, n: numbers.Number,
                    r: numbers.Real, a: Any, s: str, t: torch.Tensor, o: object) -> None:
-    isinstance(i, int)  # E: [proxy-isinstance] (int) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: parameter "i" of traced function "declared_types" (line 14))
+    isinstance(i, int)  # E: [proxy-isinstance] isinstance() against static number classes (int) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (fails under make_fx, export) (reason: parameter "i" of traced function "declared_types" (line 14))
     isinstance(f, float)  # E: [proxy-isinstance] dynamic number "SymFloat"
     isinstance(c, complex)  # torch has no symbolic complex: the check sorts a SymFloat right
     isinstance(c, float)  # E: [proxy-isinstance] (reason: parameter "c"
@@ -249,7 +249,7 @@ def partly_left_out(n: int) -> None:
 def text_of_parameters(i: int, f: float, s: str, x: torch.Tensor) -> str:
     assert i > 0, f"expected a positive size, got {i}"  # built only when the assert fails
     label = f"{s} {x.dim()}"  # a str, and a static rank
-    return label + f"{i}" + str(f)  # E: [proxy-specialize] f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text: make_fx and torch.export give its name, but torch.compile guards on its value (a recompile for each value); keep the text out of traced code, or build it only on failure (an assert message, a raise) (reason: parameter "i" of traced function "text_of_parameters"  # E: [proxy-specialize] /^str\(\) turns dynamic number "SymFloat" into text.*parameter "f"/
+    return label + f"{i}" + str(f)  # E: [proxy-specialize] /^str\(\) turns dynamic number "SymFloat" into text.*parameter "f"/  # E: [proxy-specialize] f-string without a format spec (f"{n}") turns dynamic number "SymInt" into text: a tracer that needs the text as a constant guards on its value (a recompile for each value); keep the text out of traced code, or build it only on failure (an assert message, a raise) (fails under compile) (reason: parameter "i" of traced function "text_of_parameters" (line 249))
 
 
 def text_of_anything(name, scale: Any, count: int):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import torch
 
 
 def sizes(x: torch.Tensor, size: torch.Size, xs: list[int]) -> None:
-    isinstance(x.shape[-1], numbers.Integral)  # E: [proxy-isinstance] (numbers.Integral) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (reason: "x.shape" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
+    isinstance(x.shape[-1], numbers.Integral)  # E: [proxy-isinstance] isinstance() against static number classes (numbers.Integral) misclassifies dynamic number "SymInt"; use proxy_types.is_static_number() / is_dynamic_number() or include proxy_types.NumberClasses (fails under make_fx, export) (reason: "x.shape" is a tensor size, symbolic under dynamic shapes (symbolic_shapes))
     int(x.size(0))  # E: [proxy-specialize] int() installs a guard on dynamic number "SymInt": sound, but the program is specialized on its traced value; use proxy_types.to_static() to make the conversion explicit (reason: "x.size(0)" is a tensor size
     range(x.size()[1])  # E: [proxy-specialize] (reason: "x.size()" is a tensor size
     range(x.numel())  # E: [proxy-specialize] (reason: "x.numel()"
