@@ -719,7 +719,10 @@ class Evaluator:
             value = self.flow(definition.expr)
             found = value.deeper(definition.depth) if value else None
         elif isinstance(definition, Augmented):
-            found = union(self.flow(definition.expr), self._binding(definition.before))
+            added = self.flow(definition.expr)
+            if added is not None and definition.item:
+                added = added.deeper(-1)
+            found = union(added, self._binding(definition.before))
         self._definitions[id(definition)] = (definition, found)
         return found
 
