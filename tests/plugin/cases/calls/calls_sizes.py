@@ -42,7 +42,7 @@ class UntypedInput(nn.Module):
         # Their static type is Any: reported as any value of unknown type (proxy-concretize).
         range(frames)  # E: [proxy-concretize] range() turns dynamic number "SymInt" into a static value
         range(video.size(0))  # E: [proxy-concretize] range() turns dynamic number "SymInt" into a static value
-        range(height // self.patch if drop_ratio is None else 4)  # E: [proxy-specialize] range() installs a guard on dynamic number
+        range(video.dim() + self.patch)  # the number of dimensions is static
         return self.scale(video)
 
     def scale(self, video):  # not forward: its input is not known to be a tensor
