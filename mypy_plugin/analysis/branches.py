@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from mypy.nodes import (
-    AssertStmt,
-    Block,
     ARG_NAMED,
     ARG_POS,
+    AssertStmt,
+    Block,
     CallExpr,
     ClassDef,
     Expression,
     ExpressionStmt,
     FuncDef,
-    LambdaExpr,
     IfStmt,
+    LambdaExpr,
     Node,
     RaiseStmt,
     RefExpr,
