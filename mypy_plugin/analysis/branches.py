@@ -11,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
     AssertStmt,
     Block,
     CallExpr,
     ClassDef,
     Expression,
+    ExpressionStmt,
     FuncDef,
     IfStmt,
+    LambdaExpr,
     Node,
     RaiseStmt,
     RefExpr,
@@ -26,6 +30,7 @@ from mypy.nodes import (
 )
 
 from .. import _mypy_compat as compat
+from .sources_sinks import CHECK_MESSAGE_POSITIONS
 from .walk import everywhere, walk
 
 
@@ -64,18 +69,39 @@ def _statements_only(node: Node) -> bool:
 
 
 def built_only_on_failure(api: object, expr: Expression) -> bool:
-    """True if ``expr`` is part of an ``assert``'s message or of a ``raise`` in the
-    function mypy is checking: Python builds those only when the assertion fails or
-    the exception is raised, so a trace of a working program never evaluates them
-    (``assert x.shape[1] == c, f"got {x.shape[1]}"``; tests/runtime/test_tracer_formatting.py).
+    """True if ``expr`` is part of an ``assert``'s message, of a ``raise``, or of the
+    message function of a ``torch._check`` (:data:`.sources_sinks.CHECK_MESSAGE_POSITIONS`)
+    in the function mypy is checking: Python builds those only when the assertion or the
+    check fails or the exception is raised, so a trace of a working program never
+    evaluates them (``assert x.shape[1] == c, f"got {x.shape[1]}"``;
+    tests/runtime/test_tracer_formatting.py, tests/runtime/test_check_messages_runtime.py).
     """
     chain = compat.enclosing_functions(api)
     if not chain:
         return False
     for node in walk(chain[-1].body, _statements_only):
-        message = node.msg if isinstance(node, AssertStmt) else (
-            node.expr if isinstance(node, RaiseStmt) else None)
+        if isinstance(node, AssertStmt):
+            message = node.msg
+        elif isinstance(node, RaiseStmt):
+            message = node.expr
+        elif isinstance(node, ExpressionStmt):
+            message = check_message(node.expr)
+        else:
+            continue
         if message is not None and message.line <= expr.line and any(
                 part is expr for part in walk(message, everywhere)):
             return True
     return False
+
+
+def check_message(call: Expression) -> LambdaExpr | None:
+    """The message function of a ``torch._check(cond, lambda: ...)`` statement, if a lambda."""
+    if not (isinstance(call, CallExpr) and isinstance(call.callee, RefExpr)):
+        return None
+    position = CHECK_MESSAGE_POSITIONS.get(call.callee.fullname)
+    if position is None:
+        return None
+    for index, (arg, kind, name) in enumerate(zip(call.args, call.arg_kinds, call.arg_names)):
+        if (kind == ARG_POS and index == position) or (kind == ARG_NAMED and name == "message"):
+            return arg if isinstance(arg, LambdaExpr) else None
+    return None

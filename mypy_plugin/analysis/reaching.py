@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Union
 
 from mypy.nodes import (
+    ARG_POS,
     AssignmentExpr,
     AssignmentStmt,
     CallExpr,
@@ -29,6 +30,7 @@ from mypy.nodes import (
     DelStmt,
     DictionaryComprehension,
     Expression,
+    ExpressionStmt,
     FuncDef,
     GeneratorExpr,
     Import,
@@ -36,6 +38,7 @@ from mypy.nodes import (
     ImportFrom,
     LambdaExpr,
     ListExpr,
+    MemberExpr,
     NameExpr,
     OpExpr,
     OperatorAssignmentStmt,
@@ -66,10 +69,12 @@ class Assigned(NamedTuple):
 
 
 class Augmented(NamedTuple):
-    """``x op= expr``: the value of ``expr`` combined with what ``x`` held before."""
+    """``x op= expr``: the value of ``expr`` combined with what ``x`` held before; with
+    ``item``, ``expr`` is added as one item (``xs.append(v)``)."""
 
     expr: Expression
     before: Binding
+    item: bool = False
 
 
 class Unknown(NamedTuple):
@@ -191,6 +196,8 @@ class FunctionWalk(Dataflow[Env]):
         # expressions, pass, global, nonlocal, type aliases...: no values of interest
         for part in _parts(node):
             self._expression(part, env)
+        if isinstance(node, ExpressionStmt):
+            return self._grown(node.expr, env)
         return env
 
     def iterate(self, target: Expression, iterable: Expression, state: Env) -> Env:
@@ -272,6 +279,25 @@ class FunctionWalk(Dataflow[Env]):
                     self._bind_iteration(item, source, env)
                 return
         self._bind(target, iterable, 1, env)
+
+    def _grown(self, call: Expression, env: Env) -> Env:
+        """``xs.append(v)``, ``xs.insert(i, v)``, ``xs.extend(vs)`` on a local list: its
+        items may now also be ``v`` (or the items of ``vs``)."""
+        if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)
+                and isinstance(call.callee.expr, NameExpr) and is_local(call.callee.expr)):
+            return env
+        position = _GROWING_METHODS.get(call.callee.name)
+        if position is None or len(call.args) != position + 1 or any(
+                kind != ARG_POS for kind in call.arg_kinds):
+            return env
+        name = call.callee.expr.name
+        before = env.get(name)
+        if before is None:
+            return env  # not bound in this function: nothing to add to
+        grown = dict(env)
+        self._set(grown, name, Binding(frozenset({Augmented(
+            call.args[position], before, item=call.callee.name != "extend")})))
+        return grown
 
     def _bind_unknown(self, target: Expression, env: Env) -> None:
         for node in walk_tree(target, everywhere):
@@ -414,6 +440,10 @@ def merge(envs: Iterable[Env | None], base: Env | None = None,
         if found is not None:
             merged[name] = found
     return merged
+
+
+#: Methods that add to a list in place -> the position of what they add.
+_GROWING_METHODS = {"append": 0, "insert": 1, "extend": 0}
 
 
 def _conjuncts(expr: Expression) -> list[Expression]:

@@ -125,15 +125,49 @@ TENSOR_DATA_SINK_FUNCTIONS: Final = {
 #: stops ("Attempted to call function marked as skipped ... Random.random").
 #: ``torch.rand``/``torch.randint`` are graph ops, drawn per call.  Module functions
 #: as mypy resolves them, and ``random.Random`` methods (a seeded instance).
-RANDOM_FUNCTIONS: Final = frozenset(
+_PYTHON_RANDOM: Final = frozenset(
     f"random.{name}" for name in (
         "random", "uniform", "randint", "choice", "choices", "randrange", "gauss",
         "normalvariate", "shuffle", "sample", "getrandbits", "triangular", "betavariate",
         "expovariate",
     )
 )
+#: numpy's random numbers, the same way (tests/runtime/test_random_calls_runtime.py):
+#: make_fx and export call numpy at trace time and bake the value in;
+#: torch.compile(fullgraph=True) fails on the functions of ``np.random`` ("Attempted to
+#: call function marked as skipped") and bakes a ``Generator``'s draw in as a constant.
+#: The legacy functions are ``numpy.random.mtrand``'s, as mypy resolves them.
+_NUMPY_LEGACY = (
+    "rand", "randn", "randint", "random", "random_sample", "ranf", "sample", "uniform",
+    "normal", "standard_normal", "choice", "shuffle", "permutation", "beta", "binomial",
+    "exponential", "gamma", "poisson", "lognormal", "laplace", "bytes",
+)
+NUMPY_RANDOM_FUNCTIONS: Final = frozenset(f"numpy.random.mtrand.{name}" for name in _NUMPY_LEGACY)
+NUMPY_RANDOM_METHODS: Final = frozenset(
+    {f"numpy.random.mtrand.RandomState.{name}" for name in _NUMPY_LEGACY}
+    | {f"numpy.random._generator.Generator.{name}" for name in (
+        "random", "integers", "uniform", "normal", "standard_normal", "choice", "shuffle",
+        "permutation", "permuted", "beta", "binomial", "exponential", "gamma", "poisson",
+        "lognormal", "laplace", "bytes")})
+RANDOM_FUNCTIONS: Final = _PYTHON_RANDOM | NUMPY_RANDOM_FUNCTIONS
 RANDOM_METHODS: Final = frozenset(
-    f"random.Random.{name.rpartition('.')[2]}" for name in RANDOM_FUNCTIONS)
+    f"random.Random.{name.rpartition('.')[2]}" for name in _PYTHON_RANDOM
+) | NUMPY_RANDOM_METHODS
+
+#: torch's checks that take their message as a function, called only when the check
+#: fails: name -> the position of ``message`` (also passed by that keyword).  torch 2.13
+#: (tests/runtime/test_check_messages_runtime.py): make_fx and export never call it, so
+#: text built there guards nowhere; torch.compile(fullgraph=True) refuses a message
+#: function that closes over a traced value, whatever it builds.
+CHECK_MESSAGE_POSITIONS: Final = {
+    "torch._check": 1,
+    "torch._check_is_size": 1,
+    "torch._check_index": 1,
+    "torch._check_value": 1,
+    "torch._check_type": 1,
+    "torch._check_not_implemented": 1,
+    "torch._check_with": 2,
+}
 
 #: How many calls deep a summary follows callees (the user's call is not counted).
 MAX_CALL_DEPTH: Final = 4

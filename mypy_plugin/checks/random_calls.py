@@ -1,5 +1,6 @@
 """Calls of Python's ``random`` module in traced code (``random.random()``,
-``random.uniform(a, b)``, ``from random import random``, methods of a ``random.Random``):
+``random.uniform(a, b)``, ``from random import random``, methods of a ``random.Random``),
+and of numpy's (``np.random.rand()``, ``np.random.default_rng().random()``):
 ``analysis.sources_sinks.RANDOM_FUNCTIONS`` and ``RANDOM_METHODS``.
 
 Under ``symbolic_shapes``, in code a compiler runs (entry points and ``traced_functions``,
@@ -19,6 +20,23 @@ from ..analysis.sources_sinks import RANDOM_FUNCTIONS, RANDOM_METHODS
 from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 
+#: How a report names the call: the module path a user writes, not mypy's.
+_SHOWN_PREFIXES = (
+    ("numpy.random.mtrand.RandomState.", "RandomState."),
+    ("numpy.random._generator.Generator.", "Generator."),
+    ("numpy.random.mtrand.", "np.random."),
+    ("random.", ""),
+)
+
+
+def shown_name(fullname: str) -> str:
+    """``random.uniform`` -> ``uniform``, ``numpy.random.mtrand.rand`` -> ``np.random.rand``."""
+    for prefix, shown in _SHOWN_PREFIXES:
+        if fullname.startswith(prefix):
+            return shown + fullname[len(prefix):]
+    return fullname
+
+
 def _symbolic_shapes(shared: Shared) -> bool:
     return shared.config.symbolic_shapes
 
@@ -36,4 +54,4 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
         return
     if not in_traced_code(ctx, env.state(call_site_env)):
         return
-    errors.random_call(ctx.api, ctx.context, env.fullname.removeprefix("random."))
+    errors.random_call(ctx.api, ctx.context, shown_name(env.fullname))

@@ -46,9 +46,13 @@ GROUPS = {
     "guarded": "mypy.ini",
     "traced": "mypy.ini",
     "calls": "mypy.ini",
+    "numpy": "mypy.ini",
 }
 #: Groups that import torch.
 TORCH_GROUPS = frozenset({"default", "specialize", "traced", "calls"})
+#: Groups that import numpy and torch (numpy is no dependency: they run where it is
+#: installed next to mypy).
+NUMPY_GROUPS = frozenset({"numpy"})
 
 _MARKER = re.compile(r"#\s*E:\s*\[([a-z-]+)\]\s*([^#]*)")
 _ERROR_LINE = re.compile(

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository
 from tests.plugin.cases_harness import (  # noqa: E402
     CASES,
     GROUPS,
+    NUMPY_GROUPS,
     TORCH_GROUPS,
     check_group,
     update_group,
@@ -48,6 +49,9 @@ def skip_reason(group: str) -> str | None:
     """Why ``group`` cannot run here, or None."""
     if group in TORCH_GROUPS and importlib.util.find_spec("torch") is None:
         return "torch is not installed"
+    if group in NUMPY_GROUPS:
+        missing = [name for name in ("numpy", "torch") if importlib.util.find_spec(name) is None]
+        return f"{' and '.join(missing)} not installed" if missing else None
     return None
 
 

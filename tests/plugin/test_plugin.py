@@ -25,6 +25,7 @@ from mypy.version import __version__ as mypy_version
 from tests.plugin.cases_harness import (
     CASES,
     GROUPS,
+    NUMPY_GROUPS,
     TORCH_GROUPS,
     Actual,
     Expected,
@@ -66,6 +67,9 @@ def run_mypy(group: str, cache_dir: Path, *extra: str) -> tuple[str, str, int]:
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_case_files(group: str, mypy_cache_dir: Path, request: pytest.FixtureRequest) -> None:
     if group in TORCH_GROUPS:
+        pytest.importorskip("torch")
+    if group in NUMPY_GROUPS:
+        pytest.importorskip("numpy")
         pytest.importorskip("torch")
     result = check_group(group, mypy_cache_dir)
     problems = result.problems

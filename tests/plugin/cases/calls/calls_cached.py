@@ -44,6 +44,27 @@ class Model(nn.Module):
         plain_ramp(image.shape[0])
         if not torch.compiler.is_compiling():
             posemb_grid(ph, pw)  # eager only
+        return self.grown_lists(image)
+
+    def grown_lists(self, image: torch.Tensor) -> torch.Tensor:  # called by forward
+        # A list's items include what was appended to it (vit-pytorch na_vit.py:303).
+        patch_dims = []
+        static_dims = []
+        for part in image.unbind(0):
+            patch_dims.append((part.shape[-2] // 4, part.shape[-1] // 4))
+            static_dims.append((4, 4))
+        for qh, qw in patch_dims:
+            posemb_grid(qh, qw)  # E: [proxy-concretize] Argument of cached posemb_grid() (functools.lru_cache) hashes dynamic number
+        for sh, sw in static_dims:
+            posemb_grid(sh, sw)
+        sizes: list[int] = [4]
+        sizes.extend(image.shape)
+        posemb_grid(sizes[0], 4)  # E: [proxy-concretize] Argument of cached posemb_grid() (functools.lru_cache) hashes dynamic number
+        firsts: list[int] = []
+        firsts.insert(0, image.shape[0])
+        posemb_grid(firsts[0], 4)  # E: [proxy-concretize] Argument of cached posemb_grid() (functools.lru_cache) hashes dynamic number
+        firsts = [4]
+        posemb_grid(firsts[0], 4)  # rebound: only static items left
         return image
 
 

@@ -40,3 +40,17 @@ def messages(x: torch.Tensor, channels: int) -> torch.Tensor:
     assert str(x.shape[3]) != "0", "the test of an assert runs"  # E: [proxy-specialize] str() turns dynamic number "SymInt" into text
     width = f"{x.shape[2]}"  # E: [proxy-specialize] f-string without a format spec
     return x * len(width)
+
+
+def check_messages(x: torch.Tensor) -> torch.Tensor:
+    # The message function of torch._check runs only when the check fails.
+    n = x.shape[0]
+    torch._check(n > 1, lambda: f"got {n} rows")
+    torch._check_is_size(n, lambda: f"bad size {n}")
+    torch._check_with(ValueError, n > 1, lambda: "bad " + str(n))
+    torch._check(n > 1, message=lambda: f"{x.shape[1]} columns")
+    torch._check(f"{n}" != "", lambda: "the condition runs")  # E: [proxy-specialize] f-string without a format spec
+    label = lambda: f"{n} rows"  # E: [proxy-specialize] f-string without a format spec
+    torch._check(n > 1, lambda: label())
+    print(lambda: f"{x.shape[1]}")  # E: [proxy-specialize] f-string without a format spec
+    return x * len(label())
