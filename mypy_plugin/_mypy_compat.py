@@ -109,12 +109,6 @@ FEATURES: tuple[Feature, ...] = (
             (("mypy.checker", "TypeChecker", "lookup_type_or_none"),
              ("mypy.checker", "TypeChecker", "lookup_type"),
              ("mypy.checker", "TypeChecker", "store_type"))),
-    Feature("types inferred in this pass",
-            "the arguments of a call are inferred again for each check of the call (slower, "
-            "same output)",
-            (("mypy.checker", "TypeChecker", "lookup_type_or_none"),
-             ("mypy.checker", "TypeChecker", "in_checked_function"),
-             ("mypy.checker", "TypeChecker", "current_node_deferred"))),
     Feature("loaded modules",
             "isinstance() against a subclass of a dynamic class is treated as static",
             (("mypy.checker", "TypeChecker", "modules"),)),
@@ -357,24 +351,6 @@ def lookup_type_or_none(api: CheckerPluginInterface, expr: Expression) -> Type |
     if not AVAILABLE["expression types"]:
         return None
     found: Type | None = api.lookup_type_or_none(expr)  # type: ignore[attr-defined]
-    return found
-
-
-def inferred_type(api: CheckerPluginInterface, expr: Expression) -> Type | None:
-    """The type mypy inferred for ``expr`` (already checked in this pass), as
-    ``get_expression_type`` would give it; None if that takes inferring it again.
-
-    mypy stores the type of every expression it checks, and hands a call's return
-    hook the call once its arguments are checked.  Where mypy answers ``Any`` instead
-    of what it stored (a function it does not check, a pass it defers) it is
-    inferred again, so the answer is the same as inferring it.
-    """
-    if not AVAILABLE["types inferred in this pass"]:
-        return None
-    checker: Any = api
-    if checker.current_node_deferred or not checker.in_checked_function():
-        return None
-    found: Type | None = checker.lookup_type_or_none(expr)
     return found
 
 

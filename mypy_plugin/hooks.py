@@ -12,8 +12,7 @@ A check never imports another check, nor the routing layer.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, Union
 
 from .config import ProxyTypesConfig
 from .gate import RUNS_WHERE_REPORTED, ReportGate, VerdictName
@@ -56,8 +55,7 @@ def _always(shared: Shared) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Hook:
+class Hook(NamedTuple):
     """One mypy hook a check runs from."""
 
     kind: HookKind

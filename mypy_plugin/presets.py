@@ -9,14 +9,14 @@ docs/real-world.md.  Nothing here imports mypy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from typing import NamedTuple
 
 #: Settings of mypy's own section whose value is a list that a preset adds to.
 LIST_SETTINGS = ("plugins",)
 
 
-@dataclass(frozen=True)
-class Preset:
+class Preset(NamedTuple):
     """mypy settings (``[mypy]``) and plugin settings (``[mypy.plugins.proxy_types]``).
 
     A value is a bool or a tuple of entries; ``plugins`` always loads the plugin.
@@ -24,8 +24,8 @@ class Preset:
 
     name: str
     summary: str
-    mypy: dict[str, bool | tuple[str, ...]] = field(default_factory=dict)
-    plugin: dict[str, bool | tuple[str, ...]] = field(default_factory=dict)
+    mypy: Mapping[str, bool | tuple[str, ...]] = {}
+    plugin: Mapping[str, bool | tuple[str, ...]] = {}
 
     @property
     def mypy_settings(self) -> dict[str, bool | tuple[str, ...]]:

@@ -199,19 +199,8 @@ class DynamicClasses:
         return None
 
 
-def expression_type(api: CheckerPluginInterface, expr: Expression, *,
-                    checked: bool = False) -> Type:
-    """Type of ``expr`` without reporting its errors twice (the call checks it again).
-
-    ``checked``: mypy has checked ``expr`` in this pass already (it is, or is part of,
-    an argument of the call whose return hook runs), so the type it stored is read.
-    """
-    if checked:
-        # Speed trick: inferring again is mypy's own work, 40,000 instructions a call.
-        # Measured: thunder, 3,400 of 5,600 inferences gone (docs/performance.md).
-        stored = compat.inferred_type(api, expr)
-        if stored is not None:
-            return stored
+def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type:
+    """Type of ``expr`` without reporting its errors twice (the call checks it again)."""
     with compat.errors_hidden(api):
         return api.get_expression_type(expr)
 
@@ -227,13 +216,10 @@ class Asked(NamedTuple):
     lookup: Callable[[Expression], Type | None] | None = None
     presumes_number: bool = True
     follow_flows: bool = True
-    checked: bool = False
 
 
-#: An expression mypy has checked already (the arguments of a call, by its return hook).
-CHECKED = Asked(checked=True)
-#: Such an expression, used where any object will do (a dict key, a truth test).
-CHECKED_ANY_OBJECT = Asked(presumes_number=False, checked=True)
+#: An expression used where any object will do (a dict key, a truth test).
+ANY_OBJECT = Asked(presumes_number=False)
 
 
 def dynamic_in_expression(
@@ -268,24 +254,21 @@ def dynamic_in_expression(
     A comparison with a dynamic operand counts whatever its declared type: torch
     types ``SymInt.__lt__`` as ``-> bool`` but it returns a SymBool.
     ``follow_flows=False`` leaves the flow source out (a check that would drop
-    whatever it finds there).  ``checked``: mypy has checked ``expr`` in this pass
-    already, as it has the arguments of a call by its return hook
-    (:func:`expression_type`).
+    whatever it finds there).
     """
-    types, include_top, where, python_types, check, lookup, presumes_number, follow_flows, \
-        checked = asked
+    types, include_top, where, python_types, check, lookup, presumes_number, follow_flows = asked
     if expr is not None and dynamic.literals_static and is_number_literal(expr):
         return None  # xs[0], xs[-1], range(10): no need to infer the type again
     if isinstance(expr, SliceExpr):
         for part in (expr.begin_index, expr.end_index, expr.stride):
             found = dynamic_in_expression(
-                api, part, dynamic, Asked(lookup=lookup, follow_flows=follow_flows,
-                                          checked=checked)) if part is not None else None
+                api, part, dynamic, Asked(lookup=lookup, follow_flows=follow_flows)
+            ) if part is not None else None
             if found is not None:
                 return found
         return None
     if types is None:
-        types = _types_of(api, expr, checked) if expr is not None else []
+        types = _types_of(api, expr) if expr is not None else []
     site = _Site(api, dynamic, lookup)
     found = None
     for typ in types:
@@ -451,18 +434,17 @@ class _Site:
         return found
 
 
-def _types_of(api: CheckerPluginInterface | SemanticAnalyzer, expr: Expression,
-              checked: bool) -> list[Type]:
+def _types_of(api: CheckerPluginInterface | SemanticAnalyzer, expr: Expression) -> list[Type]:
     """Types to judge ``expr`` by: its own, and its operands' for a comparison (none
     while the semantic analyzer runs)."""
     if not isinstance(api, CheckerPluginInterface):
         if isinstance(api, SemanticAnalyzer):
             return []
         raise TypeError(f"no types to judge by for {type(api).__name__}")
-    found = [expression_type(api, expr, checked=checked)]
+    found = [expression_type(api, expr)]
     if isinstance(expr, ComparisonExpr) and not _IDENTITY_OR_MEMBERSHIP.intersection(
             expr.operators):
-        found += [expression_type(api, operand, checked=checked) for operand in expr.operands]
+        found += [expression_type(api, operand) for operand in expr.operands]
     return found
 
 

@@ -100,11 +100,9 @@ def reported_outcome(
     dynamic: DynamicClasses,
     *,
     format_spec: bool = False,
-    checked: bool = False,
 ) -> str | None:
-    """The outcome of ``operation`` on ``expr`` (which may be ``found``) if it is a finding;
-    ``checked`` as for :func:`~..analysis.dynamic.expression_type`."""
-    return reported_outcome_for_type(expression_type(api, expr, checked=checked), found,
+    """The outcome of ``operation`` on ``expr`` (which may be ``found``) if it is a finding."""
+    return reported_outcome_for_type(expression_type(api, expr), found,
                                      operation, dynamic, format_spec=format_spec)
 
 

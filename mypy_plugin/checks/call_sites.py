@@ -56,7 +56,7 @@ from ..analysis.cross_call import (
     in_python_source,
     in_traced_code,
 )
-from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression, dynamic_items
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression, dynamic_items
 from ..analysis.kinds import Dynamic
 from ..analysis.legacy import may_hide_legacy_proxy
 from ..analysis.severity import reported_outcome, value_read_outcome
@@ -191,7 +191,7 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             if kind == ARG_STAR and id(actual) in spread:
                 continue
             found = dynamic_items(api, actual, sites.dynamic) if kind == ARG_STAR \
-                else dynamic_in_expression(api, actual, sites.dynamic, CHECKED)
+                else dynamic_in_expression(api, actual, sites.dynamic)
             if found is None:
                 continue
             if found.reason.source in TRACED_ONLY_SOURCES:
@@ -221,7 +221,7 @@ def _code_at_sink(api: CheckerPluginInterface, actual: Expression, found: Dynami
         return PROXY_ISINSTANCE.code
     operation = SINK_KINDS[kind].table_operation
     if operation == HASH_OPERATION:  # the table knows hashing per number type
-        outcome = reported_outcome(api, actual, found, operation, dynamic, checked=True)
+        outcome = reported_outcome(api, actual, found, operation, dynamic)
         return errors.code_of(outcome) if outcome is not None else None
     return errors.code_of(value_read_outcome(found))
 

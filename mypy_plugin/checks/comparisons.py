@@ -148,7 +148,7 @@ def _static_number(api: CheckerPluginInterface, dynamic: DynamicClasses
     """Whether an operand is a static ``int`` or ``float`` by its type, and no source
     makes it maybe dynamic (a config value, a parameter's shape, ``len()`` of a list)."""
     def static(operand: Expression) -> bool:
-        typ = get_proper_type(expression_type(api, operand, checked=True))
+        typ = get_proper_type(expression_type(api, operand))
         if isinstance(typ, LiteralType):
             typ = typ.fallback
         if not isinstance(typ, Instance) or typ.type.fullname not in _STATIC_NUMBERS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mypy.plugin import FunctionContext
 
 from .. import errors
-from ..analysis.dynamic import CHECKED, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import DISPLAY_FUNCTIONS, ITEMS_TRUTH_FUNCTIONS, TYPE_FUNCTION
 from ..analysis.severity import value_read_outcome
@@ -24,7 +24,7 @@ def check_concretizing_call(
     shown = f"{fullname.rpartition('.')[2]}()"
     for actuals in ctx.args:
         for actual in actuals:
-            found = dynamic_in_expression(ctx.api, actual, dynamic, CHECKED)
+            found = dynamic_in_expression(ctx.api, actual, dynamic)
             if found is None:
                 continue
             outcome = value_read_outcome(found)

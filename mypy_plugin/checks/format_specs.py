@@ -21,7 +21,7 @@ from mypy.plugin import MethodContext
 
 from .. import errors
 from ..analysis.branches import built_only_on_failure
-from ..analysis.dynamic import CHECKED, Asked, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import Asked, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import (
     F_STRING_OPERATION,
@@ -186,11 +186,11 @@ def check_str_format(ctx: MethodContext, config: ProxyTypesConfig, dynamic: Dyna
         if spec == "" or field.converted:  # the name of a proxy, the symbol of a SymInt
             _check_text(ctx, call, value, text_operation, config, dynamic)
             continue
-        found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
+        found = dynamic_in_expression(ctx.api, value, dynamic)
         if found is None:
             continue
         outcome = reported_outcome(ctx.api, value, found, FORMAT_OPERATION, dynamic,
-                                   format_spec=True, checked=True)
+                                   format_spec=True)
         if outcome is not None:
             errors.format_spec(ctx.api, value, spec, found.name, outcome=outcome,
                                reason=found.reason)
@@ -201,10 +201,10 @@ def _check_text(ctx: MethodContext, call: CallExpr, value: Expression, operation
     """Report ``value`` formatted without a spec where its kind specializes on the text."""
     follow_flows = flows_may_be_reported(ctx.api, operation, dynamic)
     found = dynamic_in_expression(ctx.api, value, dynamic, Asked(
-        checked=True, follow_flows=follow_flows, presumes_number=False))  # any object has text
+        follow_flows=follow_flows, presumes_number=False))  # any object has text
     if found is None:
         return
-    outcome = reported_outcome(ctx.api, value, found, operation, dynamic, checked=True)
+    outcome = reported_outcome(ctx.api, value, found, operation, dynamic)
     if outcome is None or errors.shown_code(ctx.api, outcome) is None \
             or built_only_on_failure(ctx.api, call):
         return

@@ -21,7 +21,7 @@ from mypy.types import Instance, Type, get_proper_type
 
 from .. import errors
 from ..analysis.cross_call import TRACED_ONLY_SOURCES, call_site_env, in_traced_code
-from ..analysis.dynamic import CHECKED_ANY_OBJECT, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import ANY_OBJECT, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import CACHED_CALL_METHOD, DISPLAY_FUNCTIONS, HASH_OPERATION, HASHING_METHODS
 from ..analysis.severity import reported_outcome
@@ -89,11 +89,11 @@ def _check_hashed(
     """``traced``, if given, says whether flow-sourced values count here."""
     if isinstance(key, _TEXT):
         return
-    found = dynamic_in_expression(api, key, dynamic, CHECKED_ANY_OBJECT)
+    found = dynamic_in_expression(api, key, dynamic, ANY_OBJECT)
     if found is None or (traced is not None and found.reason.source in TRACED_ONLY_SOURCES
                          and not traced()):
         return
-    outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic, checked=True)
+    outcome = reported_outcome(api, key, found, HASH_OPERATION, dynamic)
     if outcome is not None:
         errors.hashed(api, key, operation, found.name, outcome=outcome, reason=found.reason)
 

@@ -25,7 +25,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
 from .. import errors
-from ..analysis.dynamic import CHECKED_ANY_OBJECT, DynamicClasses, dynamic_in_expression
+from ..analysis.dynamic import ANY_OBJECT, DynamicClasses, dynamic_in_expression
 from ..config import ProxyTypesConfig
 from ..constants import ITEMS_TRUTH_FUNCTIONS, TRUTH_TEST_OPERATION
 from ..analysis.severity import guards_only_a_range, reported_outcome, reported_outcome_for_type
@@ -44,12 +44,11 @@ def check_items_truth(
         _check_item_type(ctx, function, iterable, dynamic)
         return
     for item in items:
-        found = dynamic_in_expression(ctx.api, item, dynamic, CHECKED_ANY_OBJECT)
+        found = dynamic_in_expression(ctx.api, item, dynamic, ANY_OBJECT)
         if found is None or (isinstance(item, ComparisonExpr)
                              and guards_only_a_range(item, found)):
             continue  # `all(s > 0 for s in shape)`: a range guard, as in a condition
-        outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic,
-                                   checked=True)
+        outcome = reported_outcome(ctx.api, item, found, TRUTH_TEST_OPERATION, dynamic)
         if outcome is not None:
             errors.items_tested_for_truth(ctx.api, item, function, found.name, outcome=outcome,
                                           reason=found.reason)

@@ -20,7 +20,7 @@ from mypy.types import Instance, get_proper_type
 from .. import errors
 from ..analysis.classes import isinstance_functions
 from ..analysis.cross_call import TRACED_ONLY_SOURCES, call_site_env, in_traced_code
-from ..analysis.dynamic import CHECKED, dynamic_in_expression, expression_type
+from ..analysis.dynamic import Asked, dynamic_in_expression, expression_type
 from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..analysis.kinds import TORCH
 from ..analysis.severity import value_read_outcome
@@ -63,7 +63,7 @@ def _check_length(ctx: FunctionContext, env: Env) -> None:
     if not isinstance(call, CallExpr) or flow is None or not flow.symbolic_shapes:
         return
     actuals = [actual for group in ctx.args for actual in group]
-    if len(actuals) != 1 or not _has_base(expression_type(ctx.api, actuals[0], checked=True),
+    if len(actuals) != 1 or not _has_base(expression_type(ctx.api, actuals[0]),
                                           _TENSOR_BASES):
         return
     found = flow.shape_flow(f"{_shown(actuals[0])}.shape", frozenset({0})).dynamic
@@ -84,10 +84,10 @@ def _check_tensor_data(ctx: FunctionContext, env: Env) -> None:
     # A torch.Size holds sizes: its items count, as in a check of the container (not
     # those of any list: a traced function's ``list[int]`` parameter holds Python ints).
     call = ctx.context
-    sizes = CHECKED._replace(check=call if isinstance(call, CallExpr) else None)
+    sizes = Asked(check=call if isinstance(call, CallExpr) else None)
     for item in _data_items(ctx.args[0][0]):
         found = dynamic_in_expression(ctx.api, item, sites.dynamic,
-                                      sizes if _is_size(ctx, item) else CHECKED)
+                                      sizes if _is_size(ctx, item) else Asked())
         if found is None or found.kind != TORCH or found.reason.data:
             continue  # other numbers' tensors are not torch's; .item() values: not measured
         if found.reason.source in TRACED_ONLY_SOURCES:
@@ -105,7 +105,7 @@ def _check_tensor_data(ctx: FunctionContext, env: Env) -> None:
 
 
 def _is_size(ctx: FunctionContext, expr: Expression) -> bool:
-    typ = get_proper_type(expression_type(ctx.api, expr, checked=True))
+    typ = get_proper_type(expression_type(ctx.api, expr))
     return isinstance(typ, Instance) and typ.type.fullname in _SIZES
 
 

@@ -27,7 +27,6 @@ from .. import _mypy_compat as compat
 from .. import errors
 from ..analysis.context import current_module
 from ..analysis.dynamic import (
-    CHECKED,
     DynamicClasses,
     dynamic_in_expression,
     expression_type,
@@ -77,9 +76,9 @@ def check_type_call(
     # The value first: most type() calls see no dynamic number, and the walk that
     # finds the comparison costs more than inferring the value's type again.
     value = call.args[0]
-    found = dynamic_in_expression(ctx.api, value, dynamic, CHECKED)
+    found = dynamic_in_expression(ctx.api, value, dynamic)
     if found is None and config.strict_isinstance:
-        found = dynamic.describe(expression_type(ctx.api, value, checked=True),
+        found = dynamic.describe(expression_type(ctx.api, value),
                                  include_top=True)
     if found is None:
         return
@@ -95,7 +94,7 @@ def check_type_call(
     if not static or any(is_dynamic_class(name, ctx.api, dynamic) for name in classes):
         return
     if all(name == "builtins.bool" for name in static) and python_type_of_value(
-        expression_type(ctx.api, value, checked=True), dynamic
+        expression_type(ctx.api, value), dynamic
     ) not in ("bool", "number"):
         return  # `type(n) is bool` answers right for a dynamic int
     errors.static_type_comparison(ctx.api, comparison, f"type() {operator}", static,

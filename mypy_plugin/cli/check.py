@@ -10,13 +10,11 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext, redirect_stderr, redirect_stdout
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import __version__
 from .. import collectors
 from ..collectors import ArgumentRecords
-from ..findings import PassedArgument, Reason, Report
-from ..presets import Preset
 from .common import (
     EXIT_INTERNAL,
     EXIT_USAGE,
@@ -29,8 +27,11 @@ from .common import (
 from .project_config import ChosenConfig, choose_config, display_path
 from .report_cache import ReportCache
 
-if TYPE_CHECKING:  # loaded with --runtime-report only
-    from .runtime_report import RuntimeJoin
+if TYPE_CHECKING:
+    # The reports load where they are read: a text run prints mypy's lines and needs none.
+    from ..findings import PassedArgument, Report
+    from ..presets import Preset
+    from .runtime_report import RuntimeJoin  # loaded with --runtime-report only
 
 PLUGIN_CODE_PREFIX = "proxy-"
 
@@ -79,6 +80,8 @@ class Finding:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
         """The finding of ``as_dict`` output (its report rebuilt from the data)."""
+        from ..findings import Reason, Report
+
         fields = {key: data.get(key) for key in (
             "file", "line", "column", "end_line", "end_column", "severity", "code", "message",
             "hint")}
@@ -215,11 +218,14 @@ def mypy_arguments(paths: Sequence[str], config: str, cache_dir: str | None) -> 
 
 
 def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | None,
-              *, record_arguments: bool = False, preset: Preset | None = None) -> CheckResult:
+              *, record_arguments: bool = False, preset: Preset | None = None,
+              with_reports: bool = True) -> CheckResult:
     """Run mypy in this process and collect its findings.
 
     ``record_arguments``: also join each ``arg-type`` error about a dynamic number
     to the plugin's record of it (``Finding.passed``), as ``fix`` needs.
+    ``with_reports``: give each plugin finding its report (``Finding.report``);
+    without, the findings are mypy's lines alone, which is all a text report prints.
     """
     for path in paths:
         if not os.path.exists(path):
@@ -235,7 +241,7 @@ def run_check(paths: Sequence[str], forced_config: str | None, cache_dir: str | 
                 "no paths given and the config names no files; try: proxy-types check ."
             )
         run = run_mypy_collecting(mypy_arguments(paths, config.mypy_file, cache_dir),
-                                  record_arguments)
+                                  record_arguments, with_reports)
         stdout, stderr, status = run.stdout, run.stderr, run.status
         # mypy names the file it was given; show the user's file, not our copy.
         if config.source is not None and config.mypy_file != config.source:
@@ -301,8 +307,7 @@ def without_hidden(findings: Sequence[Finding]
     return shown, hidden, by_tracers
 
 
-@dataclass
-class MypyRun:
+class MypyRun(NamedTuple):
     """What mypy printed and returned, with the plugin's reports of the run."""
 
     stdout: str
@@ -310,14 +315,15 @@ class MypyRun:
     status: int
     reports: list[Report]
     rechecked: set[str]  # files checked a second time to get their reports
-    passed: list[PassedArgument] = field(default_factory=list)
+    passed: list[PassedArgument]
     #: How many times mypy ran (1, or 2 when files had to be checked again).
-    mypy_runs: int = 1
+    mypy_runs: int
     #: Lines for the user: files checked again and why.
-    notices: list[str] = field(default_factory=list)
+    notices: list[str]
 
 
-def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) -> MypyRun:
+def run_mypy_collecting(arguments: list[str], record_arguments: bool = False,
+                        with_reports: bool = True) -> MypyRun:
     """Run mypy in this process, keeping the report of every plugin finding.
 
     mypy replays the errors of a module it does not check again from its cache,
@@ -327,7 +333,9 @@ def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) ->
     and so are modules whose cache was written for another path (a copy of the
     project sharing the cache).  ``record_arguments``: a file with an
     ``arg-type`` error whose calls the plugin did not see in the run is
-    checked again too.
+    checked again too.  Without ``with_reports`` the stored reports are not
+    read and no file is checked again for its reports; the reports of the
+    files mypy checked are still stored, for the next run that needs them.
     """
     def recording() -> AbstractContextManager[ArgumentRecords | None]:
         return collectors.collecting_arguments() if record_arguments else nullcontext()
@@ -339,7 +347,7 @@ def run_mypy_collecting(arguments: list[str], record_arguments: bool = False) ->
     notices = [stored.problem] if stored is not None and stored.problem else []
     by_file = records_by_file(stdout)
     replayed: set[str] = set()
-    unreported = files_without_reports(by_file, reports)
+    unreported = files_without_reports(by_file, reports) if with_reports else set()
     if stored is not None:
         for file in sorted(unreported):
             kept = stored.reports(file, by_file[file])
@@ -388,6 +396,8 @@ def store_reports(stored: ReportCache, by_file: dict[str, list[dict[str, Any]]],
     index = report_index(reports)
     with_findings = set()
     for file, records in by_file.items():
+        if os.path.abspath(file) not in checked:
+            continue  # replayed from mypy's cache: its stored reports, if any, stay
         findings = [finding_from_mypy(record) for record in records]
         attach_reports(findings, index)
         plugin = [f for f in findings if f.is_plugin_finding]
@@ -436,7 +446,7 @@ def report_key(file: str, line: int, column: int, code: str | None, message: str
     return (os.path.abspath(file), line, column, code, message)
 
 
-ReportIndex = dict[tuple[str, int, int, "str | None", str], Report]
+ReportIndex = dict[tuple[str, int, int, "str | None", str], "Report"]
 
 
 def report_index(reports: Sequence[Report]) -> ReportIndex:

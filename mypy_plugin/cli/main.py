@@ -122,8 +122,12 @@ def command_check(options: argparse.Namespace) -> int:
             print(f"{PROGRAM}: error: {problem}", file=sys.stderr)
         if problems:
             return EXIT_USAGE
+    # A text report prints mypy's lines: the plugin's reports only serve the other formats
+    # and --min-confidence, and a warm run would otherwise read them all back.
+    with_reports = options.format != "text" or options.min_confidence != "any"
     checked = with_settings_findings(
-        run_check(options.paths, config, options.cache_dir, preset=preset), options.paths)
+        run_check(options.paths, config, options.cache_dir, preset=preset,
+                  with_reports=with_reports), options.paths)
     result = with_min_confidence(checked, options.min_confidence)
     if records is not None:
         from .runtime_report import join

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import configparser
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..presets import Preset
 from ..settings_files import (
     OWN_CONFIG_NAMES,
     PLUGIN_SECTION_INI,
@@ -20,9 +18,11 @@ from ..settings_files import (
 )
 from .common import DEFAULT_CONFIG, PLUGIN_MODULE, CommandLineError, one_line, without_severity
 
+if TYPE_CHECKING:
+    from ..presets import Preset
 
-@dataclass(frozen=True)
-class ProjectConfig:
+
+class ProjectConfig(NamedTuple):
     """A mypy configuration file reduced to its mypy sections, ini-style."""
 
     path: Path
@@ -47,8 +47,7 @@ class ProjectConfig:
         return any(mypy_section.get(key) for key in ("files", "modules", "packages"))
 
 
-@dataclass(frozen=True)
-class ChosenConfig:
+class ChosenConfig(NamedTuple):
     """The file handed to mypy and how it was chosen, for the summary line."""
 
     mypy_file: str  # as mypy gets it: the name in mypy's own messages

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .check import CheckResult, Finding
-from ..findings import CALL_REACHES_SINK
 from .common import EXIT_CLEAN, EXIT_FINDINGS, PROGRAM
 
 if TYPE_CHECKING:  # the runtime package loads with JSON and SARIF only: text needs none of it
@@ -183,13 +182,16 @@ def mypy_code_description(code: str) -> str:
     return known.description if known is not None else f"mypy error [{code}]"
 
 
-_STEP = re.compile(r"^(?P<file>.+):(?P<line>\d+): (?P<note>.*)$")
+#: A step ``file:line: note``; compiled on first use (by SARIF only), then cached by re.
+_STEP = r"^(?P<file>.+):(?P<line>\d+): (?P<note>.*)$"
 
 
 def _code_flows(log: SarifLog, finding: Finding) -> list[dict[str, object]]:
     """SARIF ``codeFlows`` of a cross-call finding: where a returned value came from
     (its reason's steps), the call, then each step to the sink (the report's
     ``extra`` after its first five parts); ``file:line: note`` each."""
+    from ..findings import CALL_REACHES_SINK  # loaded by JSON and SARIF reports only
+
     report = finding.report
     if report is None:
         return []
@@ -214,7 +216,7 @@ def _code_flows(log: SarifLog, finding: Finding) -> list[dict[str, object]]:
 def _parsed_steps(steps: tuple[str, ...]) -> list[tuple[str, int, int | None, str]]:
     parsed: list[tuple[str, int, int | None, str]] = []
     for step in steps:
-        match = _STEP.match(step)
+        match = re.match(_STEP, step)
         if match is not None:
             parsed.append((match["file"], int(match["line"]), None, match["note"]))
     return parsed

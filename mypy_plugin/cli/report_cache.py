@@ -19,9 +19,10 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..findings import Reason, Report
+if TYPE_CHECKING:  # loaded when stored reports are read back
+    from ..findings import Report
 
 FILE_NAME = "proxy_types_reports.json"
 #: Bumped whenever the stored layout changes: another layout is ignored, not misread.
@@ -52,6 +53,8 @@ def report_data(report: Report) -> dict[str, Any]:
 
 def report_from_data(data: Mapping[str, Any]) -> Report:
     """The report :func:`report_data` stored."""
+    from ..findings import Reason, Report
+
     reason = data["reason"]
     tracers = data.get("tracers")
     fields = dict(data, classes=tuple(data["classes"]), extra=tuple(data["extra"]),

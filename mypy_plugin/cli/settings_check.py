@@ -16,15 +16,17 @@ import re
 import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from .. import findings
-from ..findings import Report
-from ..presets import Preset
 from ..settings_files import entry_line
 from .check import CheckResult, Finding
 from .common import EXIT_CLEAN, EXIT_FINDINGS
+
+if TYPE_CHECKING:  # the reports load on a problem only: a sound config needs none
+    from ..findings import Report
+    from ..presets import Preset
 
 #: Settings whose entries name classes, and those whose entries name functions.
 CLASS_SETTINGS = ("dynamic_number_classes", "migrate_classes", "guarded_number_classes",
@@ -35,8 +37,7 @@ CONFIG_CODE = "proxy-config"
 _PLUGIN_ENTRY_MESSAGE = r'^.*: ({settings}) entry "'.format(settings="|".join(CLASS_SETTINGS))
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One name a setting lists."""
 
     setting: str
@@ -110,12 +111,16 @@ def problem_of(entry: Entry, finder: ModuleFinder) -> Report | None:
         if split == len(parts):
             return not_a(entry, "module")
         return attribute_problem(Path(path), module, parts[split:], entry)
-    return Report(CONFIG_CODE, findings.UNRESOLVED_MODULE, classes=(entry.name,),
+    from ..findings import UNRESOLVED_MODULE, Report
+
+    return Report(CONFIG_CODE, UNRESOLVED_MODULE, classes=(entry.name,),
                   subject=".".join(parts[:-1]), extra=("setting", entry.setting))
 
 
 def not_a(entry: Entry, what: str) -> Report:
-    return Report(CONFIG_CODE, findings.CONFIG_NOT_A_CLASS, subject=entry.name,
+    from ..findings import CONFIG_NOT_A_CLASS, Report
+
+    return Report(CONFIG_CODE, CONFIG_NOT_A_CLASS, subject=entry.name,
                   extra=("", entry.setting, what))
 
 
@@ -134,7 +139,9 @@ def attribute_problem(path: Path, module: str, names: list[str], entry: Entry
         found = [node for node in top_level(body) if binds(node, name)]
         if not found:
             missing = ".".join([module, *names[:depth + 1]])
-            return Report(CONFIG_CODE, findings.CONFIG_NO_SUCH_CLASS, subject=missing,
+            from ..findings import CONFIG_NO_SUCH_CLASS, Report
+
+            return Report(CONFIG_CODE, CONFIG_NO_SUCH_CLASS, subject=missing,
                           extra=("", entry.setting))
         classes = [node for node in found if isinstance(node, ast.ClassDef)]
         if not classes:

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 #: Loaded by a check only when asked for: the runtime package (JSON, SARIF, --output,
-#: --version), the runtime report's reader, the plugin's emitter (a settings problem).
+#: --version), the runtime report's reader, the plugin's emitter (a settings problem),
+#: the plugin's reports (emitted by a cold run's checks, read back by JSON and SARIF).
 OPTIONAL = ("proxy_types", "mypy_plugin.cli.runtime_report", "mypy_plugin.errors",
-            "mypy_plugin.reporting")
+            "mypy_plugin.reporting", "mypy_plugin.findings")
 
 PROBE = """\
 import sys
@@ -27,6 +28,9 @@ print(sorted(name for name in sys.modules
 """.format(optional=set(OPTIONAL[1:]))
 
 SOURCE = "def half(n: int) -> float:\n    return float(n) / 2\n"
+#: A plugin finding, so that a report is stored and read back.
+REPORTED = ("from proxy_types import IntegerProxy\n\n\n"
+            "def half(n: int | IntegerProxy) -> float:\n    return float(n) / 2\n")
 
 
 def loaded(cli_env: dict[str, str], project: Path, cache: Path, *args: str) -> list[str]:
@@ -62,3 +66,12 @@ def test_json_check_loads_the_runtime_sarif_module(cli_env: dict[str, str],
     # The probe sees an import when there is one: JSON names the tool's version.
     directory, cache = project
     assert "proxy_types._sarif" in loaded(cli_env, directory, cache, "--format", "json")
+
+
+def test_a_warm_json_check_reads_the_plugin_reports_back(cli_env: dict[str, str],
+                                                         project: tuple[Path, Path]) -> None:
+    directory, cache = project
+    (directory / "reported.py").write_text(REPORTED, encoding="utf-8")
+    loaded(cli_env, directory, cache)  # cold: stores the reports
+    assert "mypy_plugin.findings" not in loaded(cli_env, directory, cache)
+    assert "mypy_plugin.findings" in loaded(cli_env, directory, cache, "--format", "json")

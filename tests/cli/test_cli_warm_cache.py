@@ -109,6 +109,39 @@ def test_without_usable_stored_reports_the_files_are_checked_again(
     assert healed.mypy_runs == 1 and not healed.warnings and as_data(healed) == as_data(cold)
 
 
+def lines(result: CheckResult) -> list[tuple[str, int, int, str | None, str]]:
+    return [(f.file, f.line, f.column, f.code, f.message) for f in result.findings]
+
+
+def test_a_run_without_reports_reads_none_back_and_checks_nothing_again(
+        project: Path, tmp_path: Path) -> None:
+    """What a text report runs: mypy once, its lines only; the next run's reports are kept."""
+    cache = tmp_path / "cache"
+    cold = run_check(["pkg"], None, str(cache))
+    [stored] = cache.glob(f"*/{FILE_NAME}")
+    stored.unlink()  # a run that needs the reports must check the files again now
+    text = run_check(["pkg"], None, str(cache), with_reports=False)
+    assert text.mypy_runs == 1 and text.rechecked == []
+    assert lines(text) == lines(cold)
+    assert not [f for f in text.findings if f.report is not None]
+    assert not stored.exists()  # nothing was checked in that run: nothing to store
+    full = run_check(["pkg"], None, str(cache))  # the control: reports asked for
+    assert full.mypy_runs == 2 and full.rechecked == ["pkg/model.py"]
+    assert as_data(full) == as_data(cold)
+
+
+def test_a_cold_run_without_reports_stores_them_for_the_next(
+        project: Path, tmp_path: Path) -> None:
+    cache = str(tmp_path / "cache")
+    text = run_check(["pkg"], None, cache, with_reports=False)
+    assert text.mypy_runs == 1 and [f for f in text.findings if f.is_plugin_finding]
+    warm = run_check(["pkg"], None, cache)
+    assert warm.mypy_runs == 1 and warm.rechecked == []
+    plugin = [f for f in warm.findings if f.is_plugin_finding]
+    assert plugin and all(f.report is not None for f in plugin)
+    assert lines(warm) == lines(text)
+
+
 def test_copies_sharing_a_cache_get_their_own_paths(project: Path, tmp_path: Path) -> None:
     cache = str(tmp_path / "cache")
     copy = tmp_path / "copy"

@@ -18,8 +18,8 @@ from mypy import build
 from mypy.modulefinder import BuildSource
 from mypy.nodes import FuncDef, MypyFile, TypeInfo
 from mypy.options import Options
-from mypy.plugin import AnalyzeTypeContext, FunctionContext, MethodContext, Plugin
-from mypy.types import Instance, Type
+from mypy.plugin import AnalyzeTypeContext, MethodContext, Plugin
+from mypy.types import Type
 
 from mypy_plugin.analysis.dynamic import DynamicClasses
 from mypy_plugin.analysis.imports import MissingModules
@@ -427,133 +427,6 @@ def test_leaving_flows_out_loses_no_report(
         monkeypatch.setattr(module, "flows_may_be_reported", lambda *args, **kwargs: True)
     assert errors("always") == shortcut
     assert shortcut  # every setting finds something here (isinstance-free sinks only)
-
-
-# -- types mypy stored for a call's arguments ---------------------------------------------
-
-#: Every check run from a return hook, on a declared proxy and on a flow; ``early`` is
-#: checked before ``Box.later`` has a type, so mypy 1.x defers it and checks it again
-#: at the end (mypy 2.x checks ``Box.fill`` first).
-#: (Displays are typed: mypy infers untyped ones without a hook.)
-RETURN_HOOK_SINKS = """\
-from proxy_types import IntegerProxy
-
-
-def pyval(x: object) -> int:
-    return 0
-
-
-def traced(n: int, p: IntegerProxy, names: set[int]) -> str:
-    table: dict[object, int] = {n: 1, p: 2}
-    names.add(p)
-    if n in names and table[p]:
-        pass
-    ok = any(s > 0 for s in (n, p)) or all([p > 1])
-    kinds = {k for k in (n, p)}
-    same = type(p) is int or type(n) in (int, float)
-    return f"{n:3} {p:>4} {pyval(n)} {pyval(p)} {ok} {kinds} {same} {names}"
-
-
-def early(p: IntegerProxy, seen: set[int], box: Box) -> str:
-    seen.add(box.later)
-    seen.add(p)
-    return f"{box.later:3} {p:3}"
-
-
-class Box:
-    def fill(self) -> None:
-        self.later = sorted([pyval(1)])[0]
-
-"""
-
-
-def test_reading_the_types_mypy_stored_loses_no_report(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same reports whether a return hook reads its arguments' stored types or
-    infers them again, and with stored types read, hardly any inference is left."""
-    from mypy_plugin import _mypy_compat as compat
-
-    (tmp_path / "compared.py").write_text(RETURN_HOOK_SINKS)
-    inferences: Counter[str] = Counter()
-    hide_errors = compat.errors_hidden
-
-    def inferring(api: Any) -> Any:  # every inference runs with mypy's errors hidden
-        inferences[run] += 1
-        return hide_errors(api)
-
-    monkeypatch.setattr(compat, "errors_hidden", inferring)
-
-    def errors() -> list[str]:
-        options = _configured_options(
-            tmp_path, "[mypy.plugins.proxy_types]\ntraced_functions = compared.traced\n"
-            "concretizing_functions = compared.pyval\n")
-        options.cache_dir = str(tmp_path / f"cache-{run}")
-        result = _build(tmp_path, ["compared"], options, ProxyTypesPlugin(options))
-        return sorted(error for error in result.errors if "[proxy-" in error)
-
-    run = "stored"
-    stored = errors()
-    run = "inferred"
-    monkeypatch.setattr(compat, "inferred_type", lambda api, expr: None)
-    assert errors() == stored
-    for check in ("dict key", "set member", "pyval()", "Format spec", "type()", "any()",
-                  "all()"):
-        assert any(check in error for error in stored), (check, stored)
-    # early(), which mypy 1.x defers: set member, format spec.
-    assert any("compared.py:21:" in error and "[proxy-concretize]" in error
-               for error in stored), stored
-    assert any("compared.py:22:" in error for error in stored), stored
-    assert inferences["stored"] * 4 < inferences["inferred"], inferences
-
-
-STORED_AND_ANSWERED = """\
-def pyval(x: object) -> int:
-    return 0
-
-
-def typed(n: int) -> int:
-    return pyval(n)
-
-
-def untyped(n):
-    return pyval(3)
-"""
-
-
-class WhatWasStored(Plugin):
-    """Records, at each call of ``pyval``, the stored type compat hands a return hook."""
-
-    def __init__(self, options: Options) -> None:
-        super().__init__(options)
-        self.stored: dict[str, Type | None] = {}
-
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if fullname != "stored.pyval":
-            return None
-
-        def record(ctx: FunctionContext) -> Type:
-            from mypy_plugin import _mypy_compat as compat
-
-            function = compat.enclosing_functions(ctx.api)[-1].name
-            self.stored[function] = compat.inferred_type(ctx.api, ctx.args[0][0])
-            return ctx.default_return_type
-
-        return record
-
-
-def test_a_return_hook_reads_the_stored_type_where_mypy_checks_the_call(
-        tmp_path: Path) -> None:
-    (tmp_path / "stored.py").write_text(STORED_AND_ANSWERED)
-    options = _configured_options(tmp_path, "")
-    plugin = WhatWasStored(options)
-    build.build([BuildSource(str(tmp_path / "stored.py"), "stored", None, str(tmp_path))],
-                options, extra_plugins=[plugin])
-    typed = plugin.stored["typed"]
-    assert isinstance(typed, Instance) and typed.type.fullname == "builtins.int", typed
-    # In a function mypy does not check no return hook runs (mypy 2.4), so
-    # inferred_type's refusal there (mypy would answer Any) is a guard for other mypys.
-    assert "untyped" not in plugin.stored
 
 
 # -- a module whose errors mypy drops, in a cycle with a checked one ---------------------------
