@@ -826,9 +826,8 @@ class Evaluator:
         if method not in _SIZE_METHODS and method not in _ONE_SIZE_METHODS:
             return None
         receiver = self.lookup(callee.expr)
-        if not self._untyped_forward_input(callee.expr) and (
-                receiver is None or not _has_base(receiver, _TENSOR_BASES | _SIZE_CLASSES)
-                or self._module_state(callee.expr)):
+        if receiver is None or not _has_base(receiver, _TENSOR_BASES | _SIZE_CLASSES) \
+                or self._module_state(callee.expr):
             return None
         one = method in _ONE_SIZE_METHODS or bool(expr.args)
         return self.analysis.shape_flow(_spelled(expr), _VALUE if one else _ITEMS)
@@ -844,33 +843,11 @@ class Evaluator:
         """``t.shape``, or any name or attribute typed ``torch.Size``."""
         if not self.analysis.symbolic_shapes:
             return None
-        if isinstance(expr, MemberExpr) and expr.name == "shape" \
-                and self._untyped_forward_input(expr.expr):
-            return self.analysis.shape_flow(_spelled(expr), _ITEMS)
         typ = self.lookup(expr)
         if typ is None or not _has_base(typ, _SIZE_CLASSES) or (
                 isinstance(expr, MemberExpr) and self._module_state(expr.expr)):
             return None
         return self.analysis.shape_flow(_spelled(expr), _ITEMS)
-
-    def _untyped_forward_input(self, expr: Expression) -> bool:
-        """True for an unannotated parameter of ``forward`` in a ``torch.nn.Module``
-        subclass (``def forward(self, video):``): the module's input, a tensor when a
-        tracer runs it, so ``video.shape`` and ``video.size()`` are sizes."""
-        facts = self.facts
-        if facts is None or not isinstance(expr, NameExpr):
-            return False
-        function = facts.function
-        if function.name != "forward" or not _is_method(function) or function.is_static \
-                or not any(base.fullname in _MODULE_CLASSES for base in function.info.mro):
-            return False
-        for argument in function.arguments[1:]:
-            if argument.variable.name == expr.name:
-                if argument.type_annotation is not None:
-                    return False
-                typ = get_proper_type(self.lookup(expr))
-                return isinstance(typ, AnyType)
-        return False
 
     def _module_state(self, expr: Expression) -> bool:
         """True for ``self.weight`` (``self.a.b``...) in a method of a ``torch.nn.Module``

@@ -28,26 +28,3 @@ class Model(nn.Module):
 
 def not_traced(x: torch.Tensor) -> int:
     return len(x) + min(x.shape[0], 3)
-
-
-class UntypedInput(nn.Module):
-    """An unannotated input of forward is the module's tensor (vit-pytorch levjepa.py:291)."""
-
-    def __init__(self, patch: int) -> None:
-        super().__init__()
-        self.patch = patch
-
-    def forward(self, video, drop_ratio=None):
-        batch, _, frames, height, width = video.shape
-        # Their static type is Any: reported as any value of unknown type (proxy-concretize).
-        range(frames)  # E: [proxy-concretize] range() turns dynamic number "SymInt" into a static value
-        range(video.size(0))  # E: [proxy-concretize] range() turns dynamic number "SymInt" into a static value
-        range(video.dim() + self.patch)  # the number of dimensions is static
-        return self.scale(video)
-
-    def scale(self, video):  # not forward: its input is not known to be a tensor
-        return range(video.shape[0])
-
-
-def untyped_function(video):
-    return range(video.shape[0])
