@@ -73,6 +73,101 @@ class PadToInputLength(MatchInputLength):
         return nn.functional.pad(recon, (0, audio.shape[-1] - recon.shape[-1]))
 
 
+_GRAPHS: dict[tuple[tuple[int, ...], ...], str] = {}
+
+
+def static_shape(tensor: torch.Tensor) -> tuple[int, ...]:
+    """einx/_src/frontend/impl/torch.py:60, ``get_shape``: the sizes as Python ints, the
+    key under which einx caches the graph it builds for an expression."""
+    return tuple(int(size) for size in tensor.shape)
+
+
+class EinxMultiply(nn.Module):
+    """flow_bs_roformer.py:335: ``einx.multiply('b, d -> b d', x, self.inv_freq)`` on the
+    flow times, one per batch item.  einx reads both shapes through ``get_shape``."""
+
+    inv_freq: torch.Tensor
+
+    def __init__(self, through_ints: bool = True) -> None:
+        super().__init__()
+        self.through_ints = through_ints
+        self.register_buffer("inv_freq", torch.linspace(1.0, 0.01, 4))
+
+    def forward(self, times: torch.Tensor) -> torch.Tensor:
+        if self.through_ints:
+            key = (static_shape(times), static_shape(self.inv_freq))
+            _GRAPHS.setdefault(key, "b, d -> b d")
+            b, d = key[0][0], key[1][0]
+        else:
+            b, d = times.shape[0], self.inv_freq.shape[0]
+        emb = times.reshape(b, 1) * self.inv_freq.reshape(1, d)
+        return torch.cat((emb.sin(), emb.cos()), dim=-1)
+
+
+def multiply_with_sizes() -> nn.Module:
+    """The control: the same product with the tensors' own (symbolic) sizes."""
+    return EinxMultiply(through_ints=False)
+
+
+class CachedFrequencies(nn.Module):
+    """rotary_embedding_torch 0.9.1, rotary_embedding_torch.py:337 (a dependency, on every
+    attention layer's path): the rotary frequencies are cached in a buffer, and
+    ``(offset + seq_len) <= self.cached_freqs_seq_len`` picks the cache, a Python int
+    that the last call stored."""
+
+    cached: torch.Tensor
+
+    def __init__(self, use_cache: bool = True) -> None:
+        super().__init__()
+        self.use_cache = use_cache
+        self.register_buffer("cached", torch.zeros(512, 4), persistent=False)
+        self.cached_len = 0
+
+    def frequencies(self, seq_len: int) -> torch.Tensor:
+        if self.use_cache and seq_len <= self.cached_len:
+            return self.cached[:seq_len]
+        freqs = torch.arange(seq_len, dtype=torch.float)[:, None] * torch.linspace(1.0, 0.01, 4)
+        if self.use_cache:
+            self.cached[:seq_len] = freqs.detach()
+            self.cached_len = seq_len
+        return freqs
+
+    def forward(self, q: torch.Tensor) -> torch.Tensor:
+        return q * self.frequencies(q.shape[-2]).cos()
+
+
+def frequencies_uncached() -> nn.Module:
+    return CachedFrequencies(use_cache=False)
+
+
+def warmed_cache() -> nn.Module:
+    """As the library is used: one eager call fills the cache before compiling."""
+    module = CachedFrequencies()
+    module(torch.randn(3, 2, 26, 4))
+    return module
+
+
+class FramesThroughStreams(nn.Module):
+    """bs_roformer.py:483 and the reshapes after it: the STFT's ``t // HOP + 1`` frames,
+    projected and expanded into 4 residual streams (hyper-connections), then reshaped.
+    torch.export cannot prove the guards on ``t // HOP`` that the reshapes install."""
+
+    window: torch.Tensor
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.project = nn.Linear(2 * (N_FFT // 2 + 1), 8)
+        self.register_buffer("window", torch.hann_window(N_FFT))
+
+    def forward(self, audio: torch.Tensor) -> torch.Tensor:
+        spec = torch.view_as_real(torch.stft(audio, N_FFT, HOP, N_FFT, window=self.window,
+                                             return_complex=True))
+        b, f, t, c = spec.shape
+        x = self.project(spec.permute(0, 2, 1, 3).reshape(b, t, f * c))
+        x = x[:, None].expand(b, 4, t, 8).reshape(b * 4, t, 8)
+        return x.reshape(-1, 8).sum(0)
+
+
 class SdpKernelContext(nn.Module):
     """attend.py:83: ``with torch.backends.cuda.sdp_kernel(**config._asdict()):`` around
     scaled_dot_product_attention, in every model with ``flash_attn=True`` (the default)."""
@@ -132,12 +227,21 @@ def _batch_channels_samples() -> Shapes:
                 2: Dim("t", min=256, max=8192)}}
 
 
+def _batch_hops() -> Shapes:
+    """The samples declared as a multiple of the hop: ``t // HOP`` is then a symbol."""
+    return {0: {0: Dim("b", min=2, max=64), 1: HOP * Dim("k", min=16, max=512)}}
+
+
 def _tokens(b: int) -> list[Any]:
     return [torch.randn(b, 6, 8)]
 
 
 def _batch_tokens() -> Shapes:
     return {0: {0: Dim("b", min=2, max=64)}}
+
+
+def _sequence() -> Shapes:
+    return {0: {0: Dim("b", min=2, max=64), 2: Dim("n", min=4, max=256)}}
 
 
 # istft's int ``length`` pins the samples to the first input's (400) under make_fx and
@@ -152,6 +256,30 @@ MATCH_LENGTH_CONTROL = Case(istft_without_length, lambda: _mono(3, 400), _batch_
 PAD_TO_LENGTH = Case(PadToInputLength, lambda: _mono(3, 400), _batch_samples,
                      lambda: _mono(5, 520),
                      {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# int() of each size pins the batch under make_fx and export; compile recompiles.
+EINX_MULTIPLY = Case(EinxMultiply, lambda: [torch.rand(3)], _batch_tokens,
+                     lambda: [torch.rand(5)],
+                     {"make_fx": "specialized", "export": "Constraints violated",
+                      "compile": "frames=2"})
+EINX_MULTIPLY_CONTROL = Case(multiply_with_sizes, lambda: [torch.rand(3)], _batch_tokens,
+                             lambda: [torch.rand(5)],
+                             {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# After an eager call at 26 positions, a longer sequence fails the cache's guard: compile
+# recompiles.  Without the cache one graph serves both lengths.
+CACHED_FREQUENCIES = Case(warmed_cache, lambda: [torch.randn(3, 2, 26, 4)], _sequence,
+                          lambda: [torch.randn(5, 2, 33, 4)],
+                          {"export": "Constraints violated", "compile": "frames=2"})
+CACHED_FREQUENCIES_CONTROL = Case(frequencies_uncached, lambda: [torch.randn(3, 2, 26, 4)],
+                                  _sequence, lambda: [torch.randn(5, 2, 33, 4)],
+                                  {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
+# Guards that hold for every length, e.g. ``(1 % (1 + t // 16)) != 0``: export rejects
+# a free length, accepts one declared as a multiple of the hop; make_fx and compile keep
+# the length symbolic either way.
+FRAMES = Case(FramesThroughStreams, lambda: _mono(3, 400), _batch_samples,
+              lambda: _mono(5, 528),
+              {"make_fx": "ok", "export": "Constraints violated", "compile": "frames=1"})
+FRAMES_IN_HOPS = Case(FramesThroughStreams, lambda: _mono(3, 400), _batch_hops,
+                      lambda: _mono(5, 528), {"make_fx": "ok", "export": "ok", "compile": "frames=1"})
 # No dynamic number: dynamo cannot put the context manager in a graph, at any size.
 SDP_KERNEL = Case(SdpKernelContext, lambda: _tokens(3), _batch_tokens, lambda: _tokens(5),
                   {"make_fx": "ok", "export": "ok", "compile": "returned non-Tensor"})
@@ -173,9 +301,36 @@ SITES: tuple[Site, ...] = (
          "return_complex = False, length = istft_length)",
          False, True, "the input's length passed to istft's int length pins it",
          (MATCH_LENGTH, MATCH_LENGTH_CONTROL, PAD_TO_LENGTH)),
+    Site("bs_roformer/flow_bs_roformer.py", 707,
+         "recon_audio = torch.istft(pred_stft, **self.stft_kwargs, window = stft_window, "
+         "return_complex = False, length = audio_length)",
+         False, True, "the input's length passed to istft's int length pins it",
+         (MATCH_LENGTH, MATCH_LENGTH_CONTROL, PAD_TO_LENGTH)),
+    Site("bs_roformer/flow_bs_roformer.py", 335, "emb = einx.multiply('b, d -> b d', x, self.inv_freq)",
+         False, True, "einx converts the batch size with int() (einx/_src/frontend/impl/torch.py:60)",
+         (EINX_MULTIPLY, EINX_MULTIPLY_CONTROL)),
     Site("bs_roformer/attend.py", 83, "with torch.backends.cuda.sdp_kernel(**config._asdict()):",
          False, True, "compile(fullgraph) cannot trace the context manager; no dynamic number",
          (SDP_KERNEL, SDP_KERNEL_CONTROL)),
+)
+
+#: The innermost frames in the library's dependencies, at the versions installed with it.
+DEPENDENCIES = {"einx": "0.4.3", "rotary-embedding-torch": "0.9.1"}
+DEPENDENCY_SITES: tuple[Site, ...] = (
+    Site("einx/_src/frontend/impl/torch.py", 60, "return tuple(int(x) for x in tensor.shape)",
+         False, True, "int() of every size, the key of einx's graph cache",
+         (EINX_MULTIPLY, EINX_MULTIPLY_CONTROL)),
+    Site("rotary_embedding_torch/rotary_embedding_torch.py", 337,
+         "(offset + seq_len) <= self.cached_freqs_seq_len",
+         False, True, "the cache check compares the length with the last call's, a Python int",
+         (CACHED_FREQUENCIES, CACHED_FREQUENCIES_CONTROL)),
+)
+
+#: export's limits, not the library's: every length satisfies the guards it rejects.
+EXPORT_LIMITS: tuple[Site, ...] = (
+    Site("bs_roformer/bs_roformer.py", 483, "x = self.expand_stream(x)", False, False,
+         "export cannot prove guards on t // hop; a Dim in multiples of the hop exports",
+         (FRAMES, FRAMES_IN_HOPS)),
 )
 
 EAGER_CHECKS: tuple[Site, ...] = (
@@ -191,7 +346,7 @@ EAGER_CHECKS: tuple[Site, ...] = (
 def main() -> int:
     failed = 0
     done: set[int] = set()
-    for site in SITES + EAGER_CHECKS:
+    for site in SITES + DEPENDENCY_SITES + EXPORT_LIMITS + EAGER_CHECKS:
         print(f"## {site.file}:{site.line} {'reported' if site.reported else 'not reported'}, "
               f"{'runtime failure' if site.runtime_failure else 'no runtime failure'}: {site.reason}")
         for case in site.cases:

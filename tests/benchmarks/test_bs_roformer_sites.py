@@ -28,26 +28,46 @@ def test_every_site_quotes_its_line_of_the_release(tmp_path: Path) -> None:
     wheels = sorted(tmp_path.glob(f"bs_roformer-{sites.VERSION}-*.whl"))
     assert result.returncode == 0 and wheels, result.stderr
     with zipfile.ZipFile(wheels[0]) as wheel:
-        for site in sites.SITES + sites.EAGER_CHECKS:
+        for site in sites.SITES + sites.EXPORT_LIMITS + sites.EAGER_CHECKS:
+            lines = wheel.read(site.file).decode("utf-8").splitlines()
+            assert lines[site.line - 1].strip() == site.code, f"{site.file}:{site.line}"
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("package", sorted(sites.DEPENDENCIES))
+def test_dependency_sites_quote_their_line(tmp_path: Path, package: str) -> None:
+    version = sites.DEPENDENCIES[package]
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+         f"{package}=={version}", "-d", str(tmp_path)],
+        capture_output=True, text=True, timeout=600)
+    module = package.replace("-", "_")
+    wheels = sorted(tmp_path.glob(f"{module}-{version}-*.whl"))
+    assert result.returncode == 0 and wheels, result.stderr
+    mine = [site for site in sites.DEPENDENCY_SITES if site.file.startswith(module + "/")]
+    assert mine
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        for site in mine:
             lines = wheel.read(site.file).decode("utf-8").splitlines()
             assert lines[site.line - 1].strip() == site.code, f"{site.file}:{site.line}"
 
 
 def test_sites_are_judged_and_counted() -> None:
     assert sites.SITES and sites.EAGER_CHECKS
-    for site in sites.SITES:
+    for site in sites.SITES + sites.DEPENDENCY_SITES:
         assert site.reason and site.cases, f"{site.file}:{site.line}"
         # no setting reports a line of the library: every site is a missed failure
         assert site.runtime_failure and not site.reported, f"{site.file}:{site.line}"
-    for site in sites.EAGER_CHECKS:
-        # specializations that eager code imposes too: neither reported nor a failure
+    for site in sites.EXPORT_LIMITS + sites.EAGER_CHECKS:
+        # eager code imposes these too, or export cannot prove what holds: no failure
         assert site.reason and site.cases and not site.reported and not site.runtime_failure
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(torch.__version__.split("+")[0] != "2.13.0", reason="measured on torch 2.13.0")
 def test_every_reduced_case_gives_its_recorded_result() -> None:
-    cases = {id(case): case for site in sites.SITES + sites.EAGER_CHECKS for case in site.cases}
+    every_site = sites.SITES + sites.DEPENDENCY_SITES + sites.EXPORT_LIMITS + sites.EAGER_CHECKS
+    cases = {id(case): case for site in every_site for case in site.cases}
     assert cases
     for case in cases.values():
         results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
