@@ -163,7 +163,7 @@ class FramesThroughStreams(nn.Module):
         spec = torch.view_as_real(torch.stft(audio, N_FFT, HOP, N_FFT, window=self.window,
                                              return_complex=True))
         b, f, t, c = spec.shape
-        x = self.project(spec.permute(0, 2, 1, 3).reshape(b, t, f * c))
+        x: torch.Tensor = self.project(spec.permute(0, 2, 1, 3).reshape(b, t, f * c))
         x = x[:, None].expand(b, 4, t, 8).reshape(b * 4, t, 8)
         return x.reshape(-1, 8).sum(0)
 
