@@ -156,18 +156,38 @@ def _dotted(expr: ast.expr) -> list[str] | None:
     return None
 
 
+#: Nodes not listed with a body: their own scopes, and the operator and context
+#: markers (``Load``, ``Add``...) that no pass looks at.
+_NOT_IN_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def _ast_children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` as a list, without its generators."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found += [item for item in value if isinstance(item, ast.AST)]
+    return found
+
+
 def _body_nodes(function: ast.AST,
                 skipped: Callable[[ast.If], list[ast.stmt]] | None = None) -> Iterator[ast.AST]:
-    """The nodes of ``function``'s body, without nested functions, lambdas and classes,
-    nor the statements ``skipped`` names for an ``if`` (branches no compiler traces)."""
+    """The nodes of ``function``'s body, in order, without nested functions, lambdas and
+    classes, nor the statements ``skipped`` names for an ``if`` (branches no compiler
+    traces)."""
     stack = list(reversed(getattr(function, "body", [])))
     while stack:
         node = stack.pop()
         yield node
+        children = _ast_children(node)
         left_out = skipped(node) if skipped is not None and isinstance(node, ast.If) else []
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)) and not any(child is s for s in left_out):
+        for child in reversed(children):
+            if not isinstance(child, _NOT_IN_BODY) and not (
+                    left_out and any(child is statement for statement in left_out)):
                 stack.append(child)
 
 
