@@ -315,7 +315,7 @@ def compare_seeds(checked: Sequence[Mapping[str, object]],
 
 
 def sweep_one(spec: CorpusSpec, setting: str, workdir: Path, python: str, limit: float,
-              timeout: float) -> Outcome:
+              timeout: float, keep_json: Path | None = None) -> Outcome:
     """Run plain mypy and check twice on ``spec`` under ``setting``."""
     outcome = Outcome(spec.name, setting)
     directory = workdir / spec.name.replace("/", "-")
@@ -352,6 +352,9 @@ def sweep_one(spec: CorpusSpec, setting: str, workdir: Path, python: str, limit:
                       "plugin.ini", "--cache-dir", "cache", *spec.targets], seed,
                      f"check, PYTHONHASHSEED={seed}")
         outcome.check_cpu.append(result.cpu)
+        if keep_json is not None:  # to compare one code's findings with another's
+            name = f"{spec.name.replace('/', '-')}-{setting}-seed{seed}.json"
+            (keep_json / name).write_text(result.stdout, "utf-8")
         if (problem := crash_line(result)) is not None:
             outcome.failures.append(f"check (seed {seed}) {problem}")
             continue
@@ -408,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="largest check / mypy CPU ratio (default: 1.5)")
     parser.add_argument("--timeout", type=float, default=1800.0,
                         help="seconds before a run is killed and counted as a hang")
+    parser.add_argument("--keep-json", type=Path,
+                        help="a directory to keep check's JSON in, one file per corpus, "
+                             "setting and seed")
     return parser
 
 
@@ -421,11 +427,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     workdir = arguments.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
+    if arguments.keep_json is not None:
+        arguments.keep_json.mkdir(parents=True, exist_ok=True)
     outcomes = []
     for spec in specs:
         for setting in settings:
             outcome = sweep_one(spec, setting, workdir, arguments.python, arguments.limit,
-                                arguments.timeout)
+                                arguments.timeout, arguments.keep_json)
             outcomes.append(outcome)
             for where in outcome.too_large:
                 print(f"too large ({spec.name} [{setting}]): {where}", flush=True)

@@ -221,10 +221,15 @@ def test_sweep_of_a_tiny_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         "    d = {}\n    d[x] = 1\n    return x\n")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     arguments = ["--corpus", f"tiny={package}", "--workdir", str(tmp_path / "work")]
-    assert sweep.main(arguments) == 0
+    assert sweep.main([*arguments, "--keep-json", str(tmp_path / "json")]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("tiny ")]
     assert [row.split()[1] for row in rows] == list(sweep.SETTINGS)
     assert all(row.endswith("ok") for row in rows)
+    kept = sorted(path.name for path in (tmp_path / "json").iterdir())
+    assert kept == sorted(f"tiny-{setting}-seed{seed}.json" for setting in sweep.SETTINGS
+                          for seed in sweep.HASH_SEEDS)
+    traced = json.loads((tmp_path / "json" / "tiny-traced-seed1.json").read_text())
+    assert [finding["code"] for finding in traced["findings"]] == ["proxy-concretize"]
     # The same runs against an impossible limit: one line per check run over it.
     assert sweep.main([*arguments, "--settings", "traced", "--limit", "0.01"]) == 1
     failures = [line for line in capsys.readouterr().out.splitlines()
