@@ -29,8 +29,8 @@ heaviest flow analysis); ``strict`` adds ``strict_isinstance = true``.
         --site-packages /tmp/sweep-venv/lib/python3.11/site-packages \\
         --corpus sympy --corpus pandas/core --settings traced
 
-Prints one table row per run, mypy's own differences, then one line per failure; exit status 1 if any
-run failed, 2 for bad arguments.
+Prints one table row per run, mypy's own differences, then one line per
+failure; exit status 1 if any run failed, 2 for bad arguments.
 """
 
 from __future__ import annotations
