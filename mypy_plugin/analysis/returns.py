@@ -177,10 +177,12 @@ class _ReturnWalker(_Summarizer):
         self._parameters = parameters - tensors
         changed = True
         rounds = 0
+        binding = self.body.of(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For,
+                               ast.comprehension, ast.NamedExpr)  # what _bindings reads
         while changed and rounds < 8:  # a local's value grows only: few rounds settle it
             changed = False
             rounds += 1
-            for node in self.nodes:
+            for node in binding:
                 for name, value in self._bindings(node):
                     if name in parameters or not value:
                         continue
@@ -189,7 +191,7 @@ class _ReturnWalker(_Summarizer):
                         self._locals[name] = merged
                         changed = True
         found: Value = {}
-        for node in self.nodes:
+        for node in self.body.of(ast.Return):
             if isinstance(node, ast.Return) and node.value is not None:
                 found = _merge(found, self._value(node.value))
         return found

@@ -156,19 +156,54 @@ def _dotted(expr: ast.expr) -> list[str] | None:
     return None
 
 
+#: Nodes not listed with a body: their own scopes, and the operator and context
+#: markers (``Load``, ``Add``...) that no pass looks at.
+_NOT_IN_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def _ast_children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` as a list, without its generators."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found += [item for item in value if isinstance(item, ast.AST)]
+    return found
+
+
 def _body_nodes(function: ast.AST,
                 skipped: Callable[[ast.If], list[ast.stmt]] | None = None) -> Iterator[ast.AST]:
-    """The nodes of ``function``'s body, without nested functions, lambdas and classes,
-    nor the statements ``skipped`` names for an ``if`` (branches no compiler traces)."""
+    """The nodes of ``function``'s body, in order, without nested functions, lambdas and
+    classes, nor the statements ``skipped`` names for an ``if`` (branches no compiler
+    traces)."""
     stack = list(reversed(getattr(function, "body", [])))
     while stack:
         node = stack.pop()
         yield node
+        children = _ast_children(node)
         left_out = skipped(node) if skipped is not None and isinstance(node, ast.If) else []
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)) and not any(child is s for s in left_out):
+        for child in reversed(children):
+            if not isinstance(child, _NOT_IN_BODY) and not (
+                    left_out and any(child is statement for statement in left_out)):
                 stack.append(child)
+
+
+class _Body:
+    """A function's body nodes, and those of each kind a pass looks at (in the same order)."""
+
+    def __init__(self, nodes: list[ast.AST]) -> None:
+        self.nodes = nodes
+        self._kinds: dict[tuple[type[ast.AST], ...], list[ast.AST]] = {}
+
+    def of(self, *kinds: type[ast.AST]) -> list[ast.AST]:
+        """The nodes that are instances of ``kinds``: a pass over the others does nothing."""
+        found = self._kinds.get(kinds)
+        if found is None:
+            found = self._kinds[kinds] = [node for node in self.nodes if isinstance(node, kinds)]
+        return found
 
 
 def _shown(node: ast.AST) -> str:
@@ -184,6 +219,12 @@ class Summaries:
         #: passed through ``w = scaled(width)`` keeps reaching sinks.
         self.returns: Returns | None = None
         self._trees: dict[str, tuple[object, ast.Module | None]] = {}
+        #: (id of a parse, qualified name) -> (that parse, the function found in it):
+        #: every hooked call and callee asks, and a scan of the module costs its length.
+        self._functions: dict[tuple[int, str], tuple[ast.Module, _Function | None]] = {}
+        #: id of a function's ast -> (that ast, its body nodes): the call-site summary
+        #: and the return walk of a function share them.
+        self._bodies: dict[int, tuple[ast.AST, _Body]] = {}
         self._summaries: dict[tuple[str, str], tuple[object, Summary]] = {}
         self._in_progress: set[tuple[str, str]] = set()
         #: How many summaries were cut short (recursion, depth): one that saw none is exact.
@@ -226,26 +267,25 @@ class Summaries:
         return tree
 
     def _function(self, tree: ast.Module, qualname: str) -> _Function | None:
-        body: list[ast.stmt] = tree.body
-        parts = qualname.split(".")
-        cls: str | None = None
-        found: ast.AST | None = None
-        for index, part in enumerate(parts):
-            found = None
-            for statement in _statements(body):
-                if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
-                        and statement.name == part and not _is_overload(statement):
-                    found = statement  # the last definition wins, as at run time
-            if found is None:
-                return None
-            if index < len(parts) - 1:
-                if not isinstance(found, ast.ClassDef):
-                    return None
-                cls = ".".join(parts[:index + 1])
-                body = found.body
-        if not isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        return _Function(found, cls)
+        """The function ``qualname`` defined in ``tree`` (looked up once per parse)."""
+        key = (id(tree), qualname)
+        known = self._functions.get(key)
+        if known is not None and known[0] is tree:
+            return known[1]
+        found = _find_function(tree, qualname)
+        self._functions[key] = (tree, found)
+        return found
+
+    def body(self, function: ast.FunctionDef | ast.AsyncFunctionDef,
+             skipped: Callable[[ast.If], list[ast.stmt]]) -> _Body:
+        """:func:`_body_nodes` of ``function``, listed once per parse.  ``skipped`` resolves
+        names in the function's module, whose tree is what a parse is kept for."""
+        known = self._bodies.get(id(function))
+        if known is not None and known[0] is function:
+            return known[1]
+        body = _Body(list(_body_nodes(function, skipped)))
+        self._bodies[id(function)] = (function, body)
+        return body
 
     def is_cached(self, target: Target, modules: Mapping[str, MypyFile]) -> bool:
         """True if ``target`` is decorated with ``functools.lru_cache``/``cache``: a call
@@ -304,6 +344,29 @@ class Summaries:
         return found
 
 
+def _find_function(tree: ast.Module, qualname: str) -> _Function | None:
+    body: list[ast.stmt] = tree.body
+    parts = qualname.split(".")
+    cls: str | None = None
+    found: ast.AST | None = None
+    for index, part in enumerate(parts):
+        found = None
+        for statement in _statements(body):
+            if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and statement.name == part and not _is_overload(statement):
+                found = statement  # the last definition wins, as at run time
+        if found is None:
+            return None
+        if index < len(parts) - 1:
+            if not isinstance(found, ast.ClassDef):
+                return None
+            cls = ".".join(parts[:index + 1])
+            body = found.body
+    if not isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    return _Function(found, cls)
+
+
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements of a module or class body, also inside ``if``/``try`` at that level."""
     for statement in body:
@@ -344,7 +407,8 @@ class _Summarizer:
         self.function = function
         self.modules = modules
         self.depth = depth
-        self.nodes = list(_body_nodes(function.node, self._untraced_branch))
+        self.body = summaries.body(function.node, self._untraced_branch)
+        self._handled_names: set[str] | None = None
 
     def parameters(self) -> list[str]:
         arguments = self.function.node.args
@@ -357,7 +421,7 @@ class _Summarizer:
         found: Summary = {}
         for parameter in self.parameters():
             tainted = self._tainted({parameter})
-            if tainted & self._handled():
+            if tainted & self._handled():  # the same for every parameter: worked out once
                 continue
             path = self._first_sink(tainted, parameter)
             if path is not None:
@@ -376,9 +440,8 @@ class _Summarizer:
         double_star = arguments.kwarg.arg if arguments.kwarg is not None else None
         if star is None and double_star is None:
             return
-        for node in self.nodes:
-            if not isinstance(node, ast.Call):
-                continue
+        for node in self.body.of(ast.Call):
+            assert isinstance(node, ast.Call)
             at = next((index for index, argument in enumerate(node.args)
                        if isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name)
                        and argument.value.id == star), None)
@@ -431,9 +494,10 @@ class _Summarizer:
         """``names`` and the local names assigned values computed from them."""
         tainted = set(names)
         changed = True
+        assignments = self.body.of(ast.Assign, ast.AnnAssign, ast.AugAssign)
         while changed:
             changed = False
-            for node in self.nodes:
+            for node in assignments:
                 if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) \
                         and node.value is not None and self._carries(node.value, tainted):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -500,20 +564,23 @@ class _Summarizer:
 
     def _handled(self) -> set[str]:
         """Names the function checks against a dynamic class: it handles dynamic numbers."""
+        if self._handled_names is not None:
+            return self._handled_names
         handled: set[str] = set()
-        for node in self.nodes:
+        for node in self.body.of(ast.Call):
             if self._is_isinstance(node):
                 assert isinstance(node, ast.Call)
                 if isinstance(node.args[0], ast.Name) and \
                         self._checked_classes(node.args[1]) & HANDLING_CLASSES:
                     handled.add(node.args[0].id)
+        self._handled_names = handled
         return handled
 
     # -- sinks ------------------------------------------------------------------------
 
     def _first_sink(self, tainted: set[str], parameter: str) -> SinkPath | None:
         found: list[tuple[int, SinkPath]] = []
-        for node in self.nodes:
+        for node in self.body.of(ast.If, ast.While, ast.Call):  # where _sink_at finds any
             path = self._sink_at(node, tainted, parameter)
             if path is not None:
                 found.append((getattr(node, "lineno", 0), path))

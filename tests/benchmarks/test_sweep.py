@@ -93,16 +93,92 @@ def test_first_difference_names_the_line() -> None:
 
 
 def test_ratio_limit() -> None:
-    within = sweep.Outcome("c", "traced", mypy_cpu=10.0, check_cpu=[15.0, 12.0])
+    within = sweep.Outcome("c", "traced", mypy_cpu=[10.0, 8.0], check_cpu=[15.0, 12.0])
     sweep.check_limits(within, 1.5)
     assert within.failures == [] and within.worst_ratio() == 1.5
-    over = sweep.Outcome("c", "traced", mypy_cpu=10.0, check_cpu=[12.0, 15.1])
+    # each check run against plain mypy under its own seed
+    over = sweep.Outcome("c", "traced", mypy_cpu=[20.0, 10.0], check_cpu=[12.0, 15.1])
     sweep.check_limits(over, 1.5)
     assert over.failures == ["check took 1.510x plain mypy's CPU (seed 2: 15.1 s against "
                              "10.0 s; limit 1.5x)"]
-    no_baseline = sweep.Outcome("c", "traced", mypy_cpu=0.0, check_cpu=[1.0])
+    no_baseline = sweep.Outcome("c", "traced", mypy_cpu=[0.0], check_cpu=[1.0])
     sweep.check_limits(no_baseline, 1.5)
     assert len(no_baseline.failures) == 1
+
+
+def _error(line: int, message: str, code: str = "assignment",
+           file: str = "pkg/m.py") -> dict[str, object]:
+    return {"file": file, "line": line, "column": 1, "severity": "error", "code": code,
+            "message": message, "hint": None}
+
+
+def _document(*findings: dict[str, object]) -> dict[str, object]:
+    plugin = sum(str(finding["code"]).startswith("proxy-") for finding in findings)
+    return {"tool": "proxy-types", "exit_status": 1, "findings": list(findings),
+            "summary": {"proxy-isinstance": plugin, "other mypy errors": len(findings) - plugin}}
+
+
+def _plain(*findings: dict[str, object]) -> list[tuple[sweep.Place, str]]:
+    """Plain mypy's --output json text (one object a line) as the sweep reads it."""
+    text = "\n".join(json.dumps({key: finding[key] for key in
+                                 ("file", "line", "column", "message", "hint", "code",
+                                  "severity")}) for finding in findings)
+    return sweep.mypy_errors_of_plain(text + "\nFound 2 errors\n")
+
+
+PLUGIN = _error(3, 'isinstance(n, int) is never true for a SymInt "n"', "proxy-isinstance")
+SEED_ONE = _error(9, "Incompatible types (expression has type tuple[object, object])")
+SEED_TWO = _error(9, "Incompatible types (expression has type tuple[Iterable[Any], object])")
+STEADY = _error(12, "Name \"x\" is not defined", "name-defined")
+
+
+def test_identical_documents_pass() -> None:
+    document = _document(PLUGIN, SEED_ONE, STEADY)
+    assert sweep.compare_seeds([document, _document(PLUGIN, SEED_ONE, STEADY)],
+                               [_plain(SEED_ONE, STEADY), _plain(SEED_ONE, STEADY)]) == ([], [])
+
+
+def test_a_difference_plain_mypy_shows_too_is_listed_not_failed() -> None:
+    checked = [_document(PLUGIN, SEED_ONE, STEADY), _document(PLUGIN, SEED_TWO, STEADY)]
+    # plain mypy gives other texts under each seed (as on sympy), at the same place
+    plain = [_plain(SEED_TWO, STEADY), _plain(SEED_ONE, STEADY)]
+    assert sweep.compare_seeds(checked, plain) == ([], ["pkg/m.py:9 [assignment]"])
+
+
+def test_a_difference_plain_mypy_does_not_show_fails() -> None:
+    checked = [_document(PLUGIN, SEED_ONE, STEADY), _document(PLUGIN, SEED_TWO, STEADY)]
+    failures, listed = sweep.compare_seeds(checked, [_plain(SEED_ONE, STEADY)] * 2)
+    assert listed == []
+    assert failures == ["mypy's errors at pkg/m.py:9 [assignment] differ between "
+                        "PYTHONHASHSEED=1 and 2 in check but not in plain mypy"]
+    # an error present under one seed only is a difference too
+    failures, _ = sweep.compare_seeds([_document(STEADY), _document()],
+                                      [_plain(STEADY), _plain(STEADY)])
+    assert failures == ["mypy's errors at pkg/m.py:12 [name-defined] differ between "
+                        "PYTHONHASHSEED=1 and 2 in check but not in plain mypy"]
+
+
+def test_plugin_findings_must_be_byte_identical() -> None:
+    other_reason = dict(PLUGIN, message='isinstance(m, int) is never true for a SymInt "m"')
+    failures, _ = sweep.compare_seeds([_document(PLUGIN, STEADY), _document(other_reason, STEADY)],
+                                      [_plain(STEADY), _plain(STEADY)])
+    assert len(failures) == 1
+    assert failures[0].startswith("the plugin's findings differ between PYTHONHASHSEED=1 and 2")
+    assert "isinstance(n, int)" in failures[0] and "isinstance(m, int)" in failures[0]
+    # plain mypy differing there does not excuse the plugin's own findings
+    failures, _ = sweep.compare_seeds(
+        [_document(PLUGIN), _document(other_reason)],
+        [_plain(_error(3, "a", "proxy-isinstance")), _plain(_error(3, "b", "proxy-isinstance"))])
+    assert len(failures) == 1
+
+
+def test_mypy_counts_are_mypys_part() -> None:
+    """The count of mypy's errors moves with them; the plugin's counts do not."""
+    first = _document(PLUGIN, STEADY)
+    assert '"other mypy errors"' not in sweep.plugin_part(first)
+    assert sweep.plugin_part(first) == sweep.plugin_part(_document(PLUGIN))
+    assert '"proxy-isinstance": 1' in sweep.plugin_part(first)
+    assert sweep.plugin_part(first) != sweep.plugin_part(_document(STEADY))
 
 
 @pytest.mark.parametrize(("status", "output", "verdict"), [
@@ -145,10 +221,15 @@ def test_sweep_of_a_tiny_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         "    d = {}\n    d[x] = 1\n    return x\n")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     arguments = ["--corpus", f"tiny={package}", "--workdir", str(tmp_path / "work")]
-    assert sweep.main(arguments) == 0
+    assert sweep.main([*arguments, "--keep-json", str(tmp_path / "json")]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("tiny ")]
     assert [row.split()[1] for row in rows] == list(sweep.SETTINGS)
     assert all(row.endswith("ok") for row in rows)
+    kept = sorted(path.name for path in (tmp_path / "json").iterdir())
+    assert kept == sorted(f"tiny-{setting}-seed{seed}.json" for setting in sweep.SETTINGS
+                          for seed in sweep.HASH_SEEDS)
+    traced = json.loads((tmp_path / "json" / "tiny-traced-seed1.json").read_text())
+    assert [finding["code"] for finding in traced["findings"]] == ["proxy-concretize"]
     # The same runs against an impossible limit: one line per check run over it.
     assert sweep.main([*arguments, "--settings", "traced", "--limit", "0.01"]) == 1
     failures = [line for line in capsys.readouterr().out.splitlines()
