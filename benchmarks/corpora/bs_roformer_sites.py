@@ -7,7 +7,7 @@ traced three ways.
 Needs torch 2.13 only (not the library; the end-to-end traces of its models are
 described in docs/real-world.md).  The test suite runs it only under the ``slow``
 marker (tests/benchmarks/test_bs_roformer_sites.py).  Prints, per case and tracer,
-what ``vit_pytorch_sites.three_ways`` makes of it: ``ok``, ``specialized`` (make_fx:
+what ``tracing.three_ways`` makes of it: ``ok``, ``specialized`` (make_fx:
 a dynamic dimension's symbol replaced by a constant), ``frames=N`` (torch.compile
 over two sizes; 2 = recompiled) or the error.
 
@@ -29,7 +29,7 @@ from torch.export import Dim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.corpora.vit_pytorch_sites import Case, Site, three_ways  # noqa: E402
+from benchmarks.corpora.tracing import Case, Site, three_ways  # noqa: E402
 from benchmarks.corpora.x_transformers_sites import Shapes  # noqa: E402
 
 VERSION = "1.2.4"
