@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 torch = pytest.importorskip("torch")
 
 from benchmarks.corpora import bs_roformer_sites as sites  # noqa: E402
-from benchmarks.corpora.vit_pytorch_sites import three_ways  # noqa: E402
+from benchmarks.corpora.tracing import three_ways  # noqa: E402
 
 
 @pytest.mark.network
