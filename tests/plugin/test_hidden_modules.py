@@ -148,7 +148,8 @@ def test_only_the_routing_layer_and_the_gate_decide_which_modules_get_reports() 
     # follows calls into checked code only (which functions are traced, not who is told);
     # call_sites asks the gate whether a callee gets reports of its own (then a sink of a
     # parameter it declares dynamic is reported there, not at each call); missing_modules
-    # reports an unresolved name in the user's modules but not in an installed library's.
+    # reports an unresolved name in the user's modules but not in an installed library's;
+    # daemon_deps tracks the sources of user modules for dmypy (which change), not reports.
     assert deciding == ["_mypy_compat.py", "analysis/entry_points.py", "checks/call_sites.py",
-                        "checks/missing_modules.py", "config.py", "gate.py", "main.py",
-                        "runner.py"], deciding
+                        "checks/missing_modules.py", "config.py", "daemon_deps.py", "gate.py",
+                        "main.py", "runner.py"], deciding
