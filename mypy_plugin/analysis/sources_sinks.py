@@ -107,6 +107,17 @@ SIZE_SINK_FUNCTIONS: Final = {
     "builtins.len": "len() of a tensor (its first size, as an int)",
 }
 
+#: Builtins that test each item of an iterable for truth: of a tensor, each item is a
+#: 0-d tensor whose truth reads its data.  torch 2.13, ``if all(x.sum(1) > 0):`` in
+#: traced code: make_fx and export raise ``GuardOnDataDependentSymNode``,
+#: torch.compile(fullgraph=True) refuses the branch; ``torch.all(t)`` used as data
+#: traces (tests/runtime/test_tensor_truth_iteration_runtime.py).  A ``tensor-condition``
+#: sink where the call is a condition.  Name -> what the report says is tested.
+TENSOR_TRUTH_BUILTINS: Final = {
+    "builtins.all": "all() of a tensor",
+    "builtins.any": "any() of a tensor",
+}
+
 #: Tensor constructors from Python data: each dynamic number in the data (the first
 #: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,
 #: under ``symbolic_shapes``, in traced code.  torch 2.13, ``f(x)`` computing a tensor

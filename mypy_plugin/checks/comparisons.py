@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import AssertStmt, CallExpr, Context, Expression, MypyFile, Statement
-from mypy.plugin import CheckerPluginInterface, MethodContext
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, get_proper_type
 
 from .. import _mypy_compat as compat
@@ -35,7 +35,8 @@ from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
 from ..analysis.cross_call import call_site_env, in_traced_code
 from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..findings import Reason
-from ..hooks import METHOD, Env, Hook, Shared
+from ..analysis.sources_sinks import TENSOR_TRUTH_BUILTINS
+from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 Span = tuple[int, int, int, int]
 
@@ -174,16 +175,23 @@ def _symbolic_shapes(shared: Shared) -> bool:
     return shared.config.symbolic_shapes
 
 
-#: Every class's rich comparisons (``__lt__``...), and tensor reductions to a bool.
+#: Every class's rich comparisons (``__lt__``...), tensor reductions to a bool, and
+#: builtin ``all()``/``any()`` (of a tensor: each item tested).
 HOOKS = (Hook(METHOD, matches=is_comparison_method),
-         Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes))
+         Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes),
+         Hook(FUNCTION, names=frozenset(TENSOR_TRUTH_BUILTINS), when=_symbolic_shapes))
 
 
 def _contexts(env: Env) -> BooleanContexts:
     return BooleanContexts()
 
 
-def check(ctx: MethodContext, env: Env) -> None:
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    if isinstance(ctx, FunctionContext):  # all()/any()
+        if len(ctx.arg_types) == 1 and len(ctx.arg_types[0]) == 1 \
+                and _has_base(ctx.arg_types[0][0], _TENSOR_BASES):
+            check_tensor_condition(ctx, env)
+        return
     if env.config.symbolic_shapes and (env.fullname in _TENSOR_TRUTH_METHODS or any(
             _has_base(typ, _TENSOR_BASES)
             for typ in (ctx.type, *(arg for args in ctx.arg_types for arg in args)))):
@@ -192,7 +200,7 @@ def check(ctx: MethodContext, env: Env) -> None:
     check_comparison(ctx, env.config, env.dynamic, env.state(_contexts))
 
 
-def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
+def check_tensor_condition(ctx: FunctionContext | MethodContext, env: Env) -> None:
     """Report tensor data tested for truth in traced code: ``bool()`` of a tensor reads
     its value, an unbacked symbol there (tests/runtime/test_sink_rules_runtime.py)."""
     tree = current_module(ctx.api)
@@ -205,11 +213,12 @@ def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
     outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
     if errors.shown_code(ctx.api, outcome) is not None:
         errors.tensor_condition(ctx.api, ctx.context,
-                                _TENSOR_TRUTH_METHODS.get(env.fullname, "a tensor comparison"),
+                                _TENSOR_TRUTH_METHODS.get(env.fullname) or TENSOR_TRUTH_BUILTINS.get(
+                                    env.fullname, "a tensor comparison"),
                                 outcome, in_assert=_tested_by_an_assert(ctx))
 
 
-def _tested_by_an_assert(ctx: MethodContext) -> bool:
+def _tested_by_an_assert(ctx: FunctionContext | MethodContext) -> bool:
     """True if ``ctx.context`` is the whole test of an ``assert`` of the innermost function:
     torch.compile turns that into ``torch._assert``, but branches on ``a and b``."""
     chain = compat.enclosing_functions(ctx.api)
