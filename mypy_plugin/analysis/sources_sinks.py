@@ -117,6 +117,12 @@ TENSOR_TRUTH_BUILTINS: Final = {
     "builtins.all": "all() of a tensor",
     "builtins.any": "any() of a tensor",
 }
+#: Iterating a tensor gives 0-d tensors: one used as a condition in the loop's body
+#: (``for layer, drop in zip(layers, to_drop): if drop:``) fails the same way.  The
+#: calls that iterate it: its ``__iter__`` (``for drop in t``), or ``zip()`` of it.
+TENSOR_ITERATIONS: Final = frozenset({
+    "torch._tensor.Tensor.__iter__", "torch._C.TensorBase.__iter__", "builtins.zip",
+})
 
 #: Tensor constructors from Python data: each dynamic number in the data (the first
 #: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,

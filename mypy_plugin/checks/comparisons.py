@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import AssertStmt, CallExpr, Context, Expression, MypyFile, Statement
+from mypy.nodes import (
+    ARG_POS,
+    AssertStmt,
+    CallExpr,
+    Context,
+    Expression,
+    ForStmt,
+    MypyFile,
+    NameExpr,
+    Statement,
+    TupleExpr,
+)
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, get_proper_type
 
@@ -35,7 +46,7 @@ from ..constants import TRUTH_TEST_OPERATION, is_comparison_method
 from ..analysis.cross_call import call_site_env, in_traced_code
 from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..findings import Reason
-from ..analysis.sources_sinks import TENSOR_TRUTH_BUILTINS
+from ..analysis.sources_sinks import TENSOR_ITERATIONS, TENSOR_TRUTH_BUILTINS
 from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 Span = tuple[int, int, int, int]
@@ -179,7 +190,9 @@ def _symbolic_shapes(shared: Shared) -> bool:
 #: builtin ``all()``/``any()`` (of a tensor: each item tested).
 HOOKS = (Hook(METHOD, matches=is_comparison_method),
          Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes),
-         Hook(FUNCTION, names=frozenset(TENSOR_TRUTH_BUILTINS), when=_symbolic_shapes))
+         Hook(FUNCTION, names=frozenset(TENSOR_TRUTH_BUILTINS), when=_symbolic_shapes),
+         Hook(FUNCTION, names=TENSOR_ITERATIONS, when=_symbolic_shapes),
+         Hook(METHOD, names=TENSOR_ITERATIONS, when=_symbolic_shapes))
 
 
 def _contexts(env: Env) -> BooleanContexts:
@@ -187,6 +200,9 @@ def _contexts(env: Env) -> BooleanContexts:
 
 
 def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    if env.fullname in TENSOR_ITERATIONS:
+        check_tested_items(ctx, env)
+        return
     if isinstance(ctx, FunctionContext):  # all()/any()
         if len(ctx.arg_types) == 1 and len(ctx.arg_types[0]) == 1 \
                 and _has_base(ctx.arg_types[0][0], _TENSOR_BASES):
@@ -216,6 +232,40 @@ def check_tensor_condition(ctx: FunctionContext | MethodContext, env: Env) -> No
                                 _TENSOR_TRUTH_METHODS.get(env.fullname) or TENSOR_TRUTH_BUILTINS.get(
                                     env.fullname, "a tensor comparison"),
                                 outcome, in_assert=_tested_by_an_assert(ctx))
+
+
+def check_tested_items(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    """Report the items of a tensor a ``for`` loop iterates (``ctx.context`` is its
+    iterable: the tensor, or ``zip()`` of it) where its body tests them for truth."""
+    chain = compat.enclosing_functions(ctx.api)
+    if not chain:
+        return
+    loop = next((node for node in walk(chain[-1].body, everywhere)
+                 if isinstance(node, ForStmt) and node.expr is ctx.context), None)
+    if loop is None:
+        return
+    if isinstance(ctx, FunctionContext):  # zip(layers, to_drop): the tensors' positions
+        iterables = [typ for types, kinds in zip(ctx.arg_types, ctx.arg_kinds)
+                     for typ, kind in zip(types, kinds) if kind == ARG_POS]
+        if not isinstance(loop.index, TupleExpr) or len(loop.index.items) != len(iterables):
+            return
+        targets = [target for target, typ in zip(loop.index.items, iterables)
+                   if _has_base(typ, _TENSOR_BASES)]
+    else:
+        targets = [loop.index]
+    names = {target.name for target in targets if isinstance(target, NameExpr)}
+    if not names or not in_traced_code(ctx, env.state(call_site_env)):
+        return
+    found = Dynamic("SymBool", TORCH, Reason("shape"))
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.shown_code(ctx.api, outcome) is None:
+        return
+    for node in walk(loop.body, everywhere):
+        for tested in truth_tested_by(node):
+            for expr in also_truth_tested(tested):
+                if isinstance(expr, NameExpr) and expr.name in names:
+                    errors.tensor_condition(ctx.api, expr, "an item of a tensor", outcome,
+                                            in_assert=isinstance(node, AssertStmt))
 
 
 def _tested_by_an_assert(ctx: FunctionContext | MethodContext) -> bool:

@@ -3,8 +3,8 @@ item by item while iterating it (vit-pytorch cait.py ``if all(to_drop):`` and ``
 drop in zip(layers, to_drop): if drop: continue``): each item is a 0-d tensor whose truth
 reads its data, so make_fx(tracing_mode="symbolic") and export raise
 ``GuardOnDataDependentSymNode`` and torch.compile(fullgraph=True) refuses the branch.
-The controls (``torch.where`` on ``torch.all(t)``, ``all()`` of a list of Python bools)
-trace under all three."""
+The controls (``torch.where`` on ``torch.all(t)``, ``all()`` of a list of Python bools,
+the items used as data) trace under all three."""
 
 from __future__ import annotations
 
@@ -65,8 +65,17 @@ class ListOfBools(_Module):  # type: ignore[misc]
         return x
 
 
+class ItemsAsData(_Module):  # type: ignore[misc]
+    """The control: the items of the same loop used as data, not as conditions."""
+
+    def forward(self, x: Any) -> Any:
+        for drop in x.sum() > torch.arange(3):
+            x = x + drop
+        return x
+
+
 CONDITIONS = [AllOfTensor, AnyOfTensor, IteratedItems]
-CONTROLS = [TorchAll, ListOfBools]
+CONTROLS = [TorchAll, ListOfBools, ItemsAsData]
 
 
 def _x() -> Any:

@@ -82,6 +82,18 @@ class DataConditions(nn.Module):
             x = x + 1
         if not any(x.sum(1) > 0):  # E: [proxy-specialize] Condition on any() of a tensor is data-dependent
             x = x + 1
+        for layer, drop in zip([x, x, x], to_drop):
+            if drop:  # E: [proxy-specialize] Condition on an item of a tensor is data-dependent control flow
+                continue
+            x = x + layer
+        for row in x:
+            if tol > 0 and not row:  # E: [proxy-specialize] Condition on an item of a tensor
+                x = x + 1
+        for row in x:
+            x = x + row * 2  # items as data: no condition
+        for flag, weight in zip([True, False], to_drop):
+            if flag:  # a Python bool
+                x = x * weight
         kept = torch.all(to_drop)  # a tensor, no condition
         flags = [tol > 0, True]
         if all(flags) and any([tol < 1]):  # Python bools
