@@ -11,7 +11,8 @@ overload loses and mypy infers something else (``list[Any]`` instead of
 2. is recorded once: trials check the same code several times, and a report
    equal to one already recorded (place, code, message) is not added again;
 3. if made while a trial runs, is provisional.  It remembers the types its
-   expression and that expression's operands had then.  When the trial is
+   expression and that expression's operands had then (except the expression the
+   hook runs for: mypy types it after the hook).  When the trial is
    over, mypy has either kept its types (they are now the module's) or thrown
    them away; a report whose types differ from the module's came from a
    discarded trial and is withdrawn, unless the same report was also made
@@ -124,17 +125,23 @@ def pending() -> bool:
     return bool(provisional)
 
 
-def hook_done(start: int) -> None:
+def hook_done(start: int, hooked: Context) -> None:
     """Take the evidence of the reports a hook made again, now that it has finished.
 
     A hook may rewrite the type it reported on (migration mode widens the class
     operand of an isinstance check); mypy keeps the rewritten type.
+
+    The expression the hook ran for (``hooked``) is left out: mypy types it from the
+    hook's answer, after the hook.  A type it has now was stored by an earlier check
+    of the same code, such as the first pass over a function mypy deferred, where
+    the call was ``Any``; it would withdraw a report of the final pass.
     """
     for record in provisional[start:]:
         maps = compat.type_maps(record.checker)
         if maps is not None and record.evidence:
             record.evidence = tuple(
                 (expr, _latest(maps, expr) or typ) for expr, typ in record.evidence
+                if expr is not hooked
             )
 
 

@@ -208,7 +208,7 @@ class Runner:
             answer = self._run_parts(ctx, api, parts, verdict)
             if len(provisional) > start:
                 try:  # after every part: a part may rewrite a type another one reported on
-                    reporting.hook_done(start)
+                    reporting.hook_done(start, _context_of(ctx))
                 except Exception as error:
                     self.failed(api, ctx, name, error)
             return default(ctx) if answer is None else answer

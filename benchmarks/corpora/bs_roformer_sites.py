@@ -29,8 +29,7 @@ from torch.export import Dim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.corpora.tracing import Case, Site, three_ways  # noqa: E402
-from benchmarks.corpora.x_transformers_sites import Shapes  # noqa: E402
+from benchmarks.corpora.tracing import Case, Shapes, Site, three_ways  # noqa: E402
 
 VERSION = "1.2.4"
 

@@ -108,6 +108,23 @@ SIZE_SINK_FUNCTIONS: Final = {
     "builtins.len": "len() of a tensor (its first size, as an int)",
 }
 
+#: Builtins that test each item of an iterable for truth: of a tensor, each item is a
+#: 0-d tensor whose truth reads its data.  torch 2.13, ``if all(x.sum(1) > 0):`` in
+#: traced code: make_fx and export raise ``GuardOnDataDependentSymNode``,
+#: torch.compile(fullgraph=True) refuses the branch; ``torch.all(t)`` used as data
+#: traces (tests/runtime/test_tensor_truth_iteration_runtime.py).  A ``tensor-condition``
+#: sink where the call is a condition.  Name -> what the report says is tested.
+TENSOR_TRUTH_BUILTINS: Final = {
+    "builtins.all": "all() of a tensor",
+    "builtins.any": "any() of a tensor",
+}
+#: Iterating a tensor gives 0-d tensors: one used as a condition in the loop's body
+#: (``for layer, drop in zip(layers, to_drop): if drop:``) fails the same way.  The
+#: calls that iterate it: its ``__iter__`` (``for drop in t``), or ``zip()`` of it.
+TENSOR_ITERATIONS: Final = frozenset({
+    "torch._tensor.Tensor.__iter__", "torch._C.TensorBase.__iter__", "builtins.zip",
+})
+
 #: Tensor constructors from Python data: each dynamic number in the data (the first
 #: argument: a number, a list or tuple of them, a ``torch.Size``) is read as a value,
 #: under ``symbolic_shapes``, in traced code.  What each tracer does there is a row of

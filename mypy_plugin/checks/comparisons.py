@@ -10,8 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import AssertStmt, CallExpr, Context, Expression, MypyFile, Statement
-from mypy.plugin import CheckerPluginInterface, MethodContext
+from mypy.nodes import (
+    ARG_POS,
+    AssertStmt,
+    CallExpr,
+    Context,
+    Expression,
+    ForStmt,
+    MypyFile,
+    NameExpr,
+    Statement,
+    TupleExpr,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, get_proper_type
 
 from .. import _mypy_compat as compat
@@ -36,7 +47,8 @@ from ..constants import TENSOR_ASSERT_OPERATION, TRUTH_TEST_OPERATION, is_compar
 from ..analysis.cross_call import call_site_env, in_traced_code
 from ..analysis.flow import _TENSOR_BASES, _has_base
 from ..findings import Reason
-from ..hooks import METHOD, Env, Hook, Shared
+from ..analysis.sources_sinks import TENSOR_ITERATIONS, TENSOR_TRUTH_BUILTINS
+from ..hooks import FUNCTION, METHOD, Env, Hook, Shared
 
 Span = tuple[int, int, int, int]
 
@@ -175,16 +187,28 @@ def _symbolic_shapes(shared: Shared) -> bool:
     return shared.config.symbolic_shapes
 
 
-#: Every class's rich comparisons (``__lt__``...), and tensor reductions to a bool.
+#: Every class's rich comparisons (``__lt__``...), tensor reductions to a bool, and
+#: builtin ``all()``/``any()`` (of a tensor: each item tested).
 HOOKS = (Hook(METHOD, matches=is_comparison_method),
-         Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes))
+         Hook(METHOD, names=frozenset(_TENSOR_TRUTH_METHODS), when=_symbolic_shapes),
+         Hook(FUNCTION, names=frozenset(TENSOR_TRUTH_BUILTINS), when=_symbolic_shapes),
+         Hook(FUNCTION, names=TENSOR_ITERATIONS, when=_symbolic_shapes),
+         Hook(METHOD, names=TENSOR_ITERATIONS, when=_symbolic_shapes))
 
 
 def _contexts(env: Env) -> BooleanContexts:
     return BooleanContexts()
 
 
-def check(ctx: MethodContext, env: Env) -> None:
+def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    if env.fullname in TENSOR_ITERATIONS:
+        check_tested_items(ctx, env)
+        return
+    if isinstance(ctx, FunctionContext):  # all()/any()
+        if len(ctx.arg_types) == 1 and len(ctx.arg_types[0]) == 1 \
+                and _has_base(ctx.arg_types[0][0], _TENSOR_BASES):
+            check_tensor_condition(ctx, env)
+        return
     if env.config.symbolic_shapes and (env.fullname in _TENSOR_TRUTH_METHODS or any(
             _has_base(typ, _TENSOR_BASES)
             for typ in (ctx.type, *(arg for args in ctx.arg_types for arg in args)))):
@@ -193,7 +217,7 @@ def check(ctx: MethodContext, env: Env) -> None:
     check_comparison(ctx, env.config, env.dynamic, env.state(_contexts))
 
 
-def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
+def check_tensor_condition(ctx: FunctionContext | MethodContext, env: Env) -> None:
     """Report tensor data tested for truth in traced code: ``bool()`` of a tensor reads
     its value, an unbacked symbol there (tests/runtime/test_sink_rules_runtime.py)."""
     tree = current_module(ctx.api)
@@ -208,11 +232,48 @@ def check_tensor_condition(ctx: MethodContext, env: Env) -> None:
         tracers = failing_tracers(TENSOR_ASSERT_OPERATION, found, env.config) \
             if _tested_by_an_assert(ctx) else None
         errors.tensor_condition(ctx.api, ctx.context,
-                                _TENSOR_TRUTH_METHODS.get(env.fullname, "a tensor comparison"),
+                                _TENSOR_TRUTH_METHODS.get(env.fullname) or TENSOR_TRUTH_BUILTINS.get(
+                                    env.fullname, "a tensor comparison"),
                                 outcome, tracers=tracers)
 
 
-def _tested_by_an_assert(ctx: MethodContext) -> bool:
+def check_tested_items(ctx: FunctionContext | MethodContext, env: Env) -> None:
+    """Report the items of a tensor a ``for`` loop iterates (``ctx.context`` is its
+    iterable: the tensor, or ``zip()`` of it) where its body tests them for truth."""
+    chain = compat.enclosing_functions(ctx.api)
+    if not chain:
+        return
+    loop = next((node for node in walk(chain[-1].body, everywhere)
+                 if isinstance(node, ForStmt) and node.expr is ctx.context), None)
+    if loop is None:
+        return
+    if isinstance(ctx, FunctionContext):  # zip(layers, to_drop): the tensors' positions
+        iterables = [typ for types, kinds in zip(ctx.arg_types, ctx.arg_kinds)
+                     for typ, kind in zip(types, kinds) if kind == ARG_POS]
+        if not isinstance(loop.index, TupleExpr) or len(loop.index.items) != len(iterables):
+            return
+        targets = [target for target, typ in zip(loop.index.items, iterables)
+                   if _has_base(typ, _TENSOR_BASES)]
+    else:
+        targets = [loop.index]
+    names = {target.name for target in targets if isinstance(target, NameExpr)}
+    if not names or not in_traced_code(ctx, env.state(call_site_env)):
+        return
+    found = Dynamic("SymBool", TORCH, Reason("shape"))
+    outcome = outcome_of(TRUTH_TEST_OPERATION, found, "bool")
+    if errors.shown_code(ctx.api, outcome) is None:
+        return
+    for node in walk(loop.body, everywhere):
+        for tested in truth_tested_by(node):
+            for expr in also_truth_tested(tested):
+                if isinstance(expr, NameExpr) and expr.name in names:
+                    tracers = failing_tracers(TENSOR_ASSERT_OPERATION, found, env.config) \
+                        if isinstance(node, AssertStmt) else None
+                    errors.tensor_condition(ctx.api, expr, "an item of a tensor", outcome,
+                                            tracers=tracers)
+
+
+def _tested_by_an_assert(ctx: FunctionContext | MethodContext) -> bool:
     """True if ``ctx.context`` is the whole test of an ``assert`` of the innermost function:
     torch.compile turns that into ``torch._assert``, but branches on ``a and b``."""
     chain = compat.enclosing_functions(ctx.api)

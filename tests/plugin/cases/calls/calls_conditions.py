@@ -77,6 +77,27 @@ class DataConditions(nn.Module):
             x = x + 1
         assert (x > -100).all()  # E: [proxy-specialize] /^Condition on Tensor.all\(\) is data-dependent .* \(fails under make_fx, export\)$/
         assert x.min() >= -100 and x.max() < 100  # E: [proxy-specialize] /^Condition on a tensor comparison .*traced code$/
+        to_drop = torch.zeros(3).uniform_(0, 1) < tol
+        if all(to_drop):  # E: [proxy-specialize] Condition on all() of a tensor is data-dependent control flow
+            x = x + 1
+        if not any(x.sum(1) > 0):  # E: [proxy-specialize] Condition on any() of a tensor is data-dependent
+            x = x + 1
+        for layer, drop in zip([x, x, x], to_drop):
+            if drop:  # E: [proxy-specialize] Condition on an item of a tensor is data-dependent control flow
+                continue
+            x = x + layer
+        for row in x:
+            if tol > 0 and not row:  # E: [proxy-specialize] Condition on an item of a tensor
+                x = x + 1
+        for row in x:
+            x = x + row * 2  # items as data: no condition
+        for flag, weight in zip([True, False], to_drop):
+            if flag:  # a Python bool
+                x = x * weight
+        kept = torch.all(to_drop)  # a tensor, no condition
+        flags = [tol > 0, True]
+        if all(flags) and any([tol < 1]):  # Python bools
+            x = x * kept
         y = torch.where(x > 0, x, -x)  # no condition: what torch asks for
         if not torch.compiler.is_compiling():
             if (y > 0).all():  # eager only
@@ -90,7 +111,7 @@ class DataConditions(nn.Module):
 
 
 def not_traced(x: torch.Tensor) -> bool:
-    return bool((x > 0).any()) and bool(x.sum() > 0)
+    return bool((x > 0).any()) and bool(x.sum() > 0) and all(x > 0)
 
 
 def ceil_of_sizes(x: torch.Tensor, k: Any) -> int:
