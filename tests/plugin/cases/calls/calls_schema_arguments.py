@@ -30,6 +30,8 @@ class Model(nn.Module):
         # SymInt parameters: symbolic under every tracer
         samples = torch.multinomial(probs, num_samples=n)
         zeros = torch.zeros(n) + audio.new_zeros(n) + torch.narrow(audio, -1, 0, n)
+        # select's index is SymInt in select.int, int in select.Dimname: not every overload
+        zeros = zeros + audio.select(-1, n - 1)
         return recon + patches.sum() + samples.sum() + zeros.sum()
 
 
