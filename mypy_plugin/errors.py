@@ -186,6 +186,13 @@ def _render(report: Report) -> str:
                 "torch.export bake the value into the traced program, torch.compile"
                 "(fullgraph=True) cannot trace it; use torch.rand / torch.randint (traced as "
                 "graph ops) instead")
+    if kind == findings.STATIC_SCHEMA_ARGUMENT:
+        aten = report.operation.rpartition(".")[2]
+        return (f"{report.operation}({subject}=...): aten::{aten} types \"{subject}\" as "
+                f'"{report.extra[0]}", not SymInt, so the tracer makes dynamic number '
+                f'"{dynamic}" a constant (make_fx specializes it, export fails, torch.compile '
+                "recompiles per value); pass a static number, or get the result without this "
+                "argument")
     if kind == findings.TENSOR_CONDITION:
         return (f"Condition on {report.operation} is data-dependent control flow, which a "
                 "tracer cannot decide (GuardOnDataDependentSymNode, or no branch under "
@@ -476,6 +483,15 @@ def tensor_condition(api: CheckerPluginInterface, context: Context, operation: s
 def random_call(api: CheckerPluginInterface, context: Context, function: str) -> None:
     """proxy-specialize: a call of Python's ``random`` in traced code (``random.random``)."""
     emit(api, context, Report(PROXY_SPECIALIZE.code, findings.RANDOM_CALL, operation=function))
+
+
+def static_schema_argument(api: CheckerPluginInterface, context: Context, operator: str,
+                           parameter: str, declared: str, dynamic: str, *,
+                           reason: Reason | None = None) -> None:
+    """proxy-specialize: a dynamic number passed to a parameter that the aten operator's
+    schema types as a static number (``torch.istft(length=n)``, ``int? length``)."""
+    emit(api, context, Report(PROXY_SPECIALIZE.code, findings.STATIC_SCHEMA_ARGUMENT, dynamic,
+                              operator, subject=parameter, extra=(declared,), reason=reason))
 
 
 def internal_error(

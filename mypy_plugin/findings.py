@@ -40,6 +40,8 @@ CALL_REACHES_SINK = "call-reaches-sink"  # an argument reaches a sink inside the
 TENSOR_CONDITION = "tensor-condition"  # tensor data tested for truth in traced code
 RANDOM_CALL = "random-call"  # random.random() in traced code: drawn once, at trace time
 FORMAT_TEXT = "format-text"  # f"{n}", str(n), format(n) of a torch SymInt: no spec
+#: torch.istft(length=n): the operator's schema types the parameter int, not SymInt
+STATIC_SCHEMA_ARGUMENT = "static-schema-argument"
 
 ALL_KINDS: tuple[str, ...] = (
     ISINSTANCE, ISINSTANCE_LEGACY_BASE, ISINSTANCE_MAYBE_LEGACY, CONVERSION, CONDITION,
@@ -47,7 +49,7 @@ ALL_KINDS: tuple[str, ...] = (
     STATIC_AND_DYNAMIC_BASES, LEGACY_STATIC_BASE, ABC_REGISTER,
     CONFIG_NOT_A_CLASS, CONFIG_NO_SUCH_CLASS, UNRESOLVED_MODULE, INTERNAL_ERROR,
     FLOW_TOO_LARGE,
-    CALL_REACHES_SINK, TENSOR_CONDITION, FORMAT_TEXT,
+    CALL_REACHES_SINK, TENSOR_CONDITION, FORMAT_TEXT, STATIC_SCHEMA_ARGUMENT,
 )
 
 

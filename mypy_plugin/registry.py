@@ -39,6 +39,7 @@ CHECKS: list[str] = [
     "call_sites",
     "size_sinks",
     "random_calls",
+    "schema_arguments",
 ]
 
 

@@ -245,6 +245,8 @@ def _sequence() -> Shapes:
 
 # istft's int ``length`` pins the samples to the first input's (400) under make_fx and
 # export; compile recompiles for the second length.  Without ``length`` all stay symbolic.
+# The plugin reports MatchInputLength's ``length=`` (static-schema-argument); the
+# library's own line has an unannotated input (docs/real-world.md).
 MATCH_LENGTH = Case(MatchInputLength, lambda: _mono(3, 400), _batch_samples,
                     lambda: _mono(5, 520),
                     {"make_fx": "specialized", "export": "Constraints violated",

@@ -47,6 +47,8 @@ class Schemas:
         self._locate = locate
         #: operator -> overload ("" for the default) -> static parameter names and positions
         self._static: dict[str, dict[str, tuple[frozenset[str], frozenset[int]]]] | None = None
+        #: operator -> parameter name -> its schema type in each overload that has it
+        self._declared: dict[str, dict[str, list[str]]] = {}
         self._decorators: dict[str, tuple[MypyFile, dict[FuncDef, Decorator]]] = {}
         self.missing: str | None = None
 
@@ -79,6 +81,7 @@ class Schemas:
             if argument == "*":
                 continue
             declared, _, name = argument.partition("=")[0].strip().rpartition(" ")
+            self._declared.setdefault(match["name"], {}).setdefault(name, []).append(declared)
             if STATIC_SCHEMA_TYPES.match(declared):
                 names.add(name)
                 positions.add(position)
@@ -108,6 +111,16 @@ class Schemas:
                                                            & set(parameters)))
                 found = here if found is None else found & here
         return found or frozenset()
+
+    def static_argument_type(self, operator: str, parameter: str) -> str | None:
+        """The schema type of ``operator``'s parameter ``parameter`` (``int?``) if every
+        overload of the operator that has the parameter types it as a static number; None
+        if one types it otherwise (``SymInt``, ``Scalar``) or the schemas do not know it."""
+        self._load()
+        declared = self._declared.get(operator, {}).get(parameter)
+        if not declared or not all(STATIC_SCHEMA_TYPES.match(typ) for typ in declared):
+            return None
+        return declared[0] if len(set(declared)) == 1 else " / ".join(sorted(set(declared)))
 
     def _decorator_of(self, function: FuncDef, tree: MypyFile) -> Decorator | None:
         known = self._decorators.get(tree.fullname)

@@ -164,14 +164,17 @@ PLANNED = {
     findings.CALL_REACHES_SINK: "an argument reaches a sink inside the callee",
     findings.TENSOR_CONDITION: "tensor data as a condition",
     findings.FORMAT_TEXT: "text of a torch dynamic number",
+    findings.STATIC_SCHEMA_ARGUMENT: "a dynamic number for an operator's static parameter",
 }
 # Needs a failing check: test_an_internal_error_round_trips injects one.
 # A function too large to follow: tests/plugin/test_flow_limits.py.
 # Tensor data as a condition needs torch and symbolic_shapes:
 # tests/plugin/cases/calls/calls_conditions.py.  So does the text of a SymInt:
-# tests/plugin/cases/specialize/specialize_text.py.
+# tests/plugin/cases/specialize/specialize_text.py.  So does an operator's static parameter:
+# tests/plugin/cases/calls/calls_schema_arguments.py.
 END_TO_END_KINDS = set(findings.ALL_KINDS) - {findings.INTERNAL_ERROR, findings.FLOW_TOO_LARGE,
-                                              findings.TENSOR_CONDITION, findings.FORMAT_TEXT}
+                                              findings.TENSOR_CONDITION, findings.FORMAT_TEXT,
+                                              findings.STATIC_SCHEMA_ARGUMENT}
 #: Kinds check reports at the settings file (the entries it looks up itself).
 SETTINGS_KINDS = {findings.CONFIG_NOT_A_CLASS, findings.CONFIG_NO_SUCH_CLASS,
                   findings.UNRESOLVED_MODULE}

@@ -35,6 +35,33 @@ def test_static_schema_types_are_found_by_name_and_position() -> None:
     }
 
 
+def test_a_parameter_is_static_only_if_every_overload_that_has_it_says_so() -> None:
+    read = loaded(["- func: istft(Tensor self, int n_fft, int? length=None) -> Tensor\n",
+                   "- func: select.Dimname(Tensor(a) self, Dimname dim, int index) -> Tensor(a)\n",
+                   "- func: select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)\n",
+                   "- func: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor\n",
+                   "- func: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False) -> Tensor\n",
+                   "- func: diff(Tensor self, int n=1) -> Tensor\n",
+                   "- func: diff.out(Tensor self, int n=1, *, Tensor(a!) out) -> Tensor(a!)\n",
+                   "- func: narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)\n"])
+    assert read.static_argument_type("istft", "length") == "int?"
+    assert read.static_argument_type("istft", "n_fft") == "int"
+    assert read.static_argument_type("select", "index") is None  # SymInt in select.int
+    assert read.static_argument_type("select", "dim") is None  # Dimname in select.Dimname
+    assert read.static_argument_type("sum", "dim") == "int[1]?"  # only overloads that have it
+    assert read.static_argument_type("diff", "n") == "int"
+    assert read.static_argument_type("narrow", "length") is None
+    assert read.static_argument_type("narrow", "self") is None
+    assert read.static_argument_type("unknown", "n") is None
+    assert read.static_argument_type("istft", "unknown") is None
+
+
+def test_a_missing_schema_file_makes_no_parameter_static() -> None:
+    missing = Schemas(locate=False)
+    assert missing.static_argument_type("istft", "length") is None
+    assert missing.missing is not None
+
+
 def test_a_missing_schema_file_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
     missing = Schemas(locate=False)
     missing._load()

@@ -79,6 +79,8 @@ LEFT_FOR_A_HUMAN = {
                                "torch.cond, or decide it outside the traced code",
     findings.RANDOM_CALL: "Python's random in traced code: draw with torch.rand / "
                           "torch.randint instead",
+    findings.STATIC_SCHEMA_ARGUMENT: "a dynamic number for an operator's static parameter: "
+                                     "get the result without this argument",
     findings.FLOW_TOO_LARGE: "a function too large to follow: split it, or leave it out of "
                              "traced_functions",
 }
