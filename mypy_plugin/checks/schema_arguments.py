@@ -10,7 +10,8 @@ Only where the Python function is the operator itself: ``torch.<name>`` and
 (``torch.functional.stft``, ``torch._tensor.Tensor.split``) are left alone.  A
 parameter is static when every overload of the operator that has it types it ``int``,
 ``float``, ``bool`` or a list of those (``analysis.schemas``).  Under
-``symbolic_shapes``, and for sizes only in traced code, as for the size sinks;
+``symbolic_shapes``, for sizes (only in traced code, as for the size sinks) and
+values declared as torch's Sym types, not for every parameter of a traced function;
 reported as ``proxy-specialize``, kind ``static-schema-argument``.
 """
 
@@ -88,6 +89,8 @@ def check(ctx: FunctionContext | MethodContext, env: Env) -> None:
             found = dynamic_in_expression(ctx.api, actual, sites.dynamic)
             if found is None or found.kind != TORCH or found.reason.data:
                 continue  # .item() values: not measured
+            if found.reason.source == "flow":
+                continue  # a traced function's parameter: symbolic only if a caller says so
             if found.reason.source in TRACED_ONLY_SOURCES:
                 if traced is None:
                     traced = in_traced_code(ctx, sites)

@@ -42,3 +42,9 @@ def untraced(audio: torch.Tensor) -> torch.Tensor:
 
 def declared(spec: torch.Tensor, length: torch.SymInt) -> torch.Tensor:
     return torch.istft(spec, N_FFT, length=length)  # type: ignore[arg-type]  # E: [proxy-specialize] torch.istft(length=...): aten::istft types "length" as "int?"
+
+
+def listed_keepdim(x: torch.Tensor, dim: int, keepdim: bool, eps: float) -> torch.Tensor:
+    # A parameter of a function traced_functions names (mypy.ini: calls_schema_arguments.
+    # listed_*) is symbolic only if a caller passes a size: its own passing is not reported.
+    return torch.var(x, dim, keepdim=keepdim) + torch.batch_norm_stats(x, eps)[0]
