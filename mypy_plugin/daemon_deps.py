@@ -24,11 +24,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 
-from mypy.nodes import GDEF, Import, ImportAll, ImportFrom, MypyFile, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import GDEF, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.options import Options
 from mypy.types import Instance, LiteralType
-from mypy.util import correct_relative_import
 
+from .analysis.subclasses import imported_modules
 from .config import is_installed_library
 
 #: The hidden symbol holding the hash of a module's source.
@@ -56,21 +56,6 @@ def _source_hash(path: str) -> str | None:
             return hashlib.sha256(source.read()).hexdigest()[:16]
     except OSError:
         return None  # mypy reports a file it cannot read itself
-
-
-def _imported(file: MypyFile) -> set[str]:
-    """The modules ``file`` imports (submodules named in ``from p import m`` included)."""
-    found: set[str] = set()
-    for statement in file.imports:
-        if isinstance(statement, Import):
-            found.update(name for name, _ in statement.ids)
-        elif isinstance(statement, (ImportFrom, ImportAll)):
-            module, _ = correct_relative_import(file.fullname, statement.relative, statement.id,
-                                                file.is_package_init_file())
-            found.add(module)
-            if isinstance(statement, ImportFrom):
-                found.update(f"{module}.{name}" for name, _ in statement.names)
-    return found
 
 
 class SourceReads:
@@ -116,7 +101,7 @@ class SourceReads:
         file.names[SOURCE_SYMBOL] = SymbolTableNode(GDEF, var, module_public=False,
                                                     plugin_generated=True)
         own = source_trigger(file.fullname)
-        for module in _imported(file):
+        for module in imported_modules(file):
             if module != file.fullname and tracked(modules.get(module)):
                 file.plugin_deps.setdefault(source_trigger(module), set()).add(own)
 

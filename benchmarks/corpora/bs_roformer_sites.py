@@ -29,7 +29,7 @@ from torch.export import Dim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.corpora.tracing import Case, Shapes, Site, three_ways  # noqa: E402
+from benchmarks.corpora.tracing import Case, Shapes, Site, print_sites  # noqa: E402
 
 VERSION = "1.2.4"
 
@@ -345,24 +345,7 @@ EAGER_CHECKS: tuple[Site, ...] = (
 
 
 def main() -> int:
-    failed = 0
-    done: set[int] = set()
-    for site in SITES + DEPENDENCY_SITES + EXPORT_LIMITS + EAGER_CHECKS:
-        print(f"## {site.file}:{site.line} {'reported' if site.reported else 'not reported'}, "
-              f"{'runtime failure' if site.runtime_failure else 'no runtime failure'}: {site.reason}")
-        for case in site.cases:
-            name = getattr(case.module, "__name__", case.module)
-            if id(case) in done:
-                print(f"   {name}: as above")
-                continue
-            done.add(id(case))
-            results = three_ways(case.module, case.inputs(), case.dynamic(), case.second())
-            for tracer, result in results.items():
-                expected = case.expected.get(tracer, "")
-                mark = "" if expected in result else f"   <-- expected {expected}"
-                failed += bool(mark)
-                print(f"   {name} {tracer}: {result}{mark}")
-    return 1 if failed else 0
+    return 1 if print_sites(SITES + DEPENDENCY_SITES + EXPORT_LIMITS + EAGER_CHECKS) else 0
 
 
 if __name__ == "__main__":

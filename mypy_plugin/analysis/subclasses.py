@@ -62,7 +62,7 @@ class DynamicSubclasses:
                 current.imports):
             return cached[2]
         merged: dict[str, list[TypeInfo]] = {}
-        for name in sorted(_imported_modules(current) | {current.fullname}):
+        for name in sorted(imported_modules(current) | {current.fullname}):
             tree = modules.get(name)
             if tree is None:
                 continue
@@ -98,7 +98,7 @@ class DynamicSubclasses:
         return frozen
 
 
-def _imported_modules(tree: MypyFile) -> set[str]:
+def imported_modules(tree: MypyFile) -> set[str]:
     """The modules ``tree`` imports (``from pkg import mod`` may import ``pkg.mod``)."""
     found: set[str] = set()
     for statement in tree.imports:
