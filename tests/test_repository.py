@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,24 @@ def test_runtime_sources_are_clean_under_strict_mypy() -> None:
     result = run_mypy("--strict", "proxy_types")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success: no issues found" in result.stdout
+
+
+def test_the_readme_check_command_reports_only_the_bad_examples() -> None:
+    """The README's first command, run here: findings in every bad_*.py, none elsewhere.
+
+    With the embedded default config, examples/mypy.ini's exclusions do not apply, so the
+    command names the top-level files; the preset directories need their libraries.
+    """
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    command = next(line.strip() for line in readme[:12] if "proxy-types check" in line)
+    check = command.split("&& cd examples && ")[1].split()
+    assert check[:3] == ["../.venv/bin/proxy-types", "check", "--default-config"], check
+    assert check[3:] == ["*.py"], check
+    examples = ROOT / "examples"
+    files = sorted(path.name for path in examples.glob("*.py"))
+    result = subprocess.run([sys.executable, "-m", "mypy_plugin", "check", "--default-config",
+                             *files], cwd=examples, capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1, result.stdout + result.stderr
+    reported = {line.split(":")[0] for line in result.stdout.splitlines() if ": error: " in line}
+    assert reported == {name for name in files if name.startswith("bad_")}, result.stdout
